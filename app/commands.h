@@ -1,0 +1,18 @@
+// Subcommands of lance-cli. Each register_* adds a CLI11 subcommand whose callback
+// stores the work to run in `CommandRunner::command` (run after parsing succeeds).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace lance::app {
+
+struct CommandRunner {
+  std::function<void()> command;
+};
+
+void register_scan(CLI::App& app, CommandRunner& run);
+void register_take(CLI::App& app, CommandRunner& run);
+
+}  // namespace lance::app

@@ -1,0 +1,63 @@
+// lance-cli: command-line front-end. Parsing, logging and exit codes only; the work is in lib/.
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "app/commands.h"
+#include "common/error.h"
+#include "output/sink.h"
+
+namespace {
+
+int exit_code(lance::ErrorKind kind) { return static_cast<int>(kind); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
+  auto logger = spdlog::stderr_color_mt("lance-cli");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("%^%l%$: %v");
+  spdlog::set_level(spdlog::level::warn);
+
+  CLI::App app{"lance-cli — read Lance columnar files and datasets"};
+  app.set_version_flag("--version", std::string("lance-cli ") + LANCE_CLI_VERSION +
+                                        " (reads Lance file formats 2.1, 2.2, 2.3)");
+  app.require_subcommand(1);
+  int verbosity = 0;
+  app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
+  app.footer("Exit codes: 0 ok, 1 I/O error, 2 usage, 3 unsupported, 4 corrupt file.");
+
+  lance::app::CommandRunner run;
+  lance::app::register_scan(app, run);
+  lance::app::register_take(app, run);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (verbosity == 1) spdlog::set_level(spdlog::level::info);
+  if (verbosity >= 2) spdlog::set_level(spdlog::level::debug);
+
+  try {
+    run.command();
+    return 0;
+  } catch (const lance::OutputClosed&) {
+    return 0;
+  } catch (const lance::Error& e) {
+    std::fprintf(stderr, "lance-cli: %s\n", e.what());
+    return exit_code(e.kind());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "lance-cli: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lance-cli: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,147 @@
+#include "encoding/bitpacking.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "encoding/sizes.h"
+
+namespace lance::encoding {
+namespace {
+
+/// Row-group order of the FastLanes transposed layout (see bitpacking.h).
+constexpr std::array<unsigned, 8> kFastLanesOrder = {0, 4, 2, 6, 1, 5, 3, 7};
+
+template <typename Word>
+Word load_word(const uint8_t* base, uint64_t index) {
+  Word w;
+  std::memcpy(&w, base + index * sizeof(Word), sizeof(Word));
+  return w;
+}
+
+template <typename Word>
+void unpack_block(unsigned width, const uint8_t* packed, uint8_t* out) {
+  constexpr unsigned kBits = sizeof(Word) * 8;
+  constexpr unsigned kLanes = static_cast<unsigned>(kFastLanesBlockValues) / kBits;
+  if (width == 0) {
+    std::memset(out, 0, kFastLanesBlockValues * sizeof(Word));
+    return;
+  }
+  const Word mask = width == kBits ? static_cast<Word>(~Word{0}) : static_cast<Word>((Word{1} << width) - 1);
+  for (unsigned lane = 0; lane < kLanes; ++lane) {
+    for (unsigned row = 0; row < kBits; ++row) {
+      const unsigned bit = row * width;
+      const unsigned word = bit / kBits;
+      const unsigned shift = bit % kBits;
+      Word value = static_cast<Word>(load_word<Word>(packed, uint64_t{kLanes} * word + lane) >> shift);
+      if (shift + width > kBits) {
+        value |= static_cast<Word>(load_word<Word>(packed, uint64_t{kLanes} * (word + 1) + lane) << (kBits - shift));
+      }
+      value &= mask;
+      const unsigned index = kFastLanesOrder[row / 8] * 16 + (row % 8) * 128 + lane;
+      std::memcpy(out + uint64_t{index} * sizeof(Word), &value, sizeof(Word));
+    }
+  }
+}
+
+void check_word_bits(unsigned word_bits, const char* what) {
+  if (!is_word_width(word_bits)) throw_unsupported("{} of {}-bit words is not supported", what, word_bits);
+}
+
+}  // namespace
+
+void fastlanes_unpack_block(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, uint8_t* out) {
+  switch (word_bits) {
+    case 8: return unpack_block<uint8_t>(packed_bits, packed, out);
+    case 16: return unpack_block<uint16_t>(packed_bits, packed, out);
+    case 32: return unpack_block<uint32_t>(packed_bits, packed, out);
+    case 64: return unpack_block<uint64_t>(packed_bits, packed, out);
+    default: throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
+  }
+}
+
+Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num_values, bool exact) {
+  check_word_bits(word_bits, "InlineBitpacking");
+  const uint64_t word_bytes = word_bits / 8;
+  const uint64_t out_bytes = checked_value_bytes(num_values, word_bits, "InlineBitpacking output");
+  const uint64_t num_chunks = (num_values + kFastLanesBlockValues - 1) / kFastLanesBlockValues;
+  // Every chunk has at least its width word, so the buffer bounds the chunk count.
+  check_corrupt(num_chunks <= buffer.size() / word_bytes,
+                "InlineBitpacking: {} values need {} chunks but the buffer has only {} bytes", num_values,
+                num_chunks, buffer.size());
+  Bytes out(out_bytes);
+  Bytes block(kFastLanesBlockValues * word_bytes);
+  uint64_t pos = 0;
+  for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
+    uint64_t width = 0;
+    switch (word_bits) {
+      case 8: width = buffer.read<uint8_t>(pos); break;
+      case 16: width = buffer.read<uint16_t>(pos); break;
+      case 32: width = buffer.read<uint32_t>(pos); break;
+      default: width = buffer.read<uint64_t>(pos); break;
+    }
+    check_corrupt(width <= word_bits, "InlineBitpacking chunk {}: bit width {} exceeds the {}-bit word", chunk, width,
+                  word_bits);
+    pos += word_bytes;
+    const uint64_t packed_bytes = fastlanes_block_bytes(static_cast<unsigned>(width));
+    ByteView packed = buffer.slice(pos, packed_bytes);
+    pos += packed_bytes;
+    fastlanes_unpack_block(word_bits, static_cast<unsigned>(width), packed.data(), block.data());
+    const uint64_t first = chunk * kFastLanesBlockValues;
+    const uint64_t count = std::min<uint64_t>(kFastLanesBlockValues, num_values - first);
+    std::memcpy(out.data() + first * word_bytes, block.data(), count * word_bytes);
+  }
+  if (exact) {
+    check_corrupt(pos == buffer.size(),
+                  "InlineBitpacking: chunks of {} values use {} bytes but the buffer has {} bytes", num_values, pos,
+                  buffer.size());
+  }
+  return out;
+}
+
+Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
+  check_word_bits(word_bits, "OutOfLineBitpacking");
+  check_corrupt(packed_bits <= word_bits, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", packed_bits,
+                word_bits);
+  const uint64_t word_bytes = word_bits / 8;
+  const uint64_t out_bytes = checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output");
+  check_corrupt(buffer.size() % word_bytes == 0, "OutOfLineBitpacking: buffer of {} bytes is not a whole number of {}-bit words",
+                buffer.size(), word_bits);
+  const uint64_t block_bytes = fastlanes_block_bytes(packed_bits);
+  const uint64_t full_blocks = num_values / kFastLanesBlockValues;
+  const uint64_t tail = num_values % kFastLanesBlockValues;
+  // A zero-width block occupies no bytes, so only a non-zero width bounds the count by the input.
+  if (block_bytes > 0) {
+    check_corrupt(full_blocks <= buffer.size() / block_bytes,
+                  "OutOfLineBitpacking: {} values need {} blocks of {} bytes but the buffer has {} bytes", num_values,
+                  full_blocks, block_bytes, buffer.size());
+  }
+  const uint64_t full_bytes = full_blocks * block_bytes;
+  const bool tail_is_raw = tail > 0 && buffer.size() == full_bytes + tail * word_bytes;
+
+  Bytes out(out_bytes);
+  Bytes block(kFastLanesBlockValues * word_bytes);
+  for (uint64_t b = 0; b < full_blocks; ++b) {
+    ByteView packed = buffer.slice(b * block_bytes, block_bytes);
+    fastlanes_unpack_block(word_bits, packed_bits, packed.data(), out.data() + b * kFastLanesBlockValues * word_bytes);
+  }
+  if (tail > 0) {
+    uint8_t* dst = out.data() + full_blocks * kFastLanesBlockValues * word_bytes;
+    if (tail_is_raw) {
+      ByteView raw = buffer.slice(full_bytes, tail * word_bytes);
+      std::memcpy(dst, raw.data(), raw.size());
+    } else {
+      check_corrupt(buffer.size() >= full_bytes + block_bytes,
+                    "OutOfLineBitpacking: {} values of width {} need {} bytes (packed tail) or {} bytes (raw tail), "
+                    "buffer has {}",
+                    num_values, packed_bits, full_bytes + block_bytes, full_bytes + tail * word_bytes, buffer.size());
+      ByteView packed = buffer.slice(full_bytes, block_bytes);
+      fastlanes_unpack_block(word_bits, packed_bits, packed.data(), block.data());
+      std::memcpy(dst, block.data(), tail * word_bytes);
+    }
+  }
+  // Like Lance, bytes beyond what the values need are ignored.
+  return out;
+}
+
+}  // namespace lance::encoding

@@ -1,0 +1,29 @@
+// General-purpose buffer decompression (format map 6.11, 6.12).
+//
+// zstd: `[u64 LE uncompressed length][zstd frame]`; legacy writers stored a bare zstd
+// frame, recognised (as Lance does) by the zstd magic 0xFD2FB528 in the first four bytes
+// together with a clear bit 0x10 in the frame header descriptor (byte 4).
+// lz4: `[u32 LE uncompressed length][raw LZ4 block]` (the LZ4 block API, not LZ4 frames).
+#pragma once
+
+#include <cstdint>
+
+#include "common/bytes.h"
+
+namespace lance::encoding {
+
+enum class GeneralScheme { lz4, zstd };
+
+const char* general_scheme_name(GeneralScheme scheme);
+
+/// Decompresses a length-prefixed (or bare legacy) zstd buffer. An empty input yields an
+/// empty output. Throws corrupt on a malformed frame, a size other than the declared one,
+/// or a declared size above `kMaxDecodedBufferBytes`.
+Bytes zstd_decompress(ByteView input);
+
+/// Decompresses a `[u32 length][LZ4 block]` buffer; throws corrupt like `zstd_decompress`.
+Bytes lz4_decompress(ByteView input);
+
+Bytes general_decompress(GeneralScheme scheme, ByteView input);
+
+}  // namespace lance::encoding

@@ -1,0 +1,36 @@
+// Run-length decoding (format map 6.6).
+//
+// Runs are two parallel arrays: run values (`value_bits` wide: 8/16/32/64) and run
+// lengths (unsigned, `length_bits` wide: 8 in every file Lance 8.0 writes; 16/32 accepted
+// for newer writers). Runs longer than the length type allows are split by the writer.
+#pragma once
+
+#include <cstdint>
+
+#include "common/bytes.h"
+
+namespace lance::encoding {
+
+/// Expands runs into `num_values` values of `value_bits` bits.
+///
+/// `clamp_overflow` is the mini-block rule: the last run of a chunk may claim more values
+/// than remain (legacy writers rolled chunks back to a power-of-two boundary after a run
+/// crossed it), so expansion stops at `num_values` and later runs are ignored. Without it
+/// (block form) the run lengths must sum to exactly `num_values`.
+/// Zero-length runs are skipped. Throws corrupt when the runs cover fewer values.
+Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, unsigned length_bits, uint64_t num_values,
+                 bool clamp_overflow);
+
+/// The two parts of a block-form RLE buffer: `[u64 LE values byte length][values][lengths]`.
+struct RleBlockParts {
+  ByteView values;
+  ByteView run_lengths;
+};
+
+/// Splits a block-form RLE buffer; throws corrupt when the header overruns it.
+RleBlockParts split_rle_block(ByteView buffer);
+
+/// Sum of the run lengths (the number of values the runs encode, without clamping).
+uint64_t rle_total_length(ByteView run_lengths, unsigned length_bits);
+
+}  // namespace lance::encoding

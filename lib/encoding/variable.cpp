@@ -1,0 +1,113 @@
+#include "encoding/variable.h"
+
+#include "encoding/sizes.h"
+
+namespace lance::encoding {
+namespace {
+
+/// Standard block header: offset width and bytes_start, each as wide as one offset.
+constexpr uint64_t kBlockHeaderWords = 2;
+/// Pre-release block header: u8 width, then value count and bytes_start as wide as an offset.
+constexpr uint64_t kLegacyBlockPrefixBytes = 1;
+
+uint64_t read_offset(ByteView v, unsigned bits, uint64_t i) {
+  return bits == 32 ? v.read<uint32_t>(i * 4) : v.read<uint64_t>(i * 8);
+}
+
+void check_offset_bits(uint64_t bits, const char* what) {
+  if (bits != 32 && bits != 64) throw_unsupported("{} with {}-bit offsets is not supported", what, bits);
+}
+
+}  // namespace
+
+DataBlock make_variable_block(ByteView offsets, unsigned offset_bits, uint64_t num_values, ByteView bytes,
+                              uint64_t base) {
+  check_offset_bits(offset_bits, "Variable");
+  const uint64_t width = offset_bits / 8;
+  check_corrupt(num_values < offsets.size() / width,
+                "Variable: {} values need {} offsets but only {} bytes of offsets are present", num_values,
+                num_values + 1, offsets.size());
+  const uint64_t first = read_offset(offsets, offset_bits, 0);
+  check_corrupt(first >= base, "Variable: offset {} points before the value bytes (at {})", first, base);
+  uint64_t prev = first;
+  for (uint64_t i = 1; i <= num_values; ++i) {
+    const uint64_t o = read_offset(offsets, offset_bits, i);
+    check_corrupt(o >= prev, "Variable: offset {} ({}) is below offset {} ({})", i, o, i - 1, prev);
+    prev = o;
+  }
+  check_corrupt(prev - base <= bytes.size(), "Variable: last offset {} is past the {} value bytes", prev - base,
+                bytes.size());
+  DataBlock block;
+  block.num_values = num_values;
+  block.bits_per_offset = offset_bits;
+  block.data = bytes.slice(first - base, prev - first).to_bytes();
+  block.offsets.resize((num_values + 1) * width);
+  for (uint64_t i = 0; i <= num_values; ++i) {
+    const uint64_t o = read_offset(offsets, offset_bits, i) - first;
+    if (offset_bits == 32) {
+      const uint32_t o32 = static_cast<uint32_t>(o);
+      std::memcpy(block.offsets.data() + i * 4, &o32, 4);
+    } else {
+      std::memcpy(block.offsets.data() + i * 8, &o, 8);
+    }
+  }
+  return block;
+}
+
+DataBlock decode_variable_chunk(ByteView chunk, unsigned offset_bits, uint64_t num_values) {
+  check_offset_bits(offset_bits, "Variable mini-block chunk");
+  const uint64_t width = offset_bits / 8;
+  check_corrupt(num_values < chunk.size() / width, "Variable chunk: {} values need {} offsets, chunk has {} bytes",
+                num_values, num_values + 1, chunk.size());
+  const uint64_t table_end = (num_values + 1) * width;
+  const uint64_t first = read_offset(chunk, offset_bits, 0);
+  check_corrupt(first >= table_end, "Variable chunk: first offset {} points into the offset table ({} bytes)", first,
+                table_end);
+  // Offsets count from the chunk start, so the chunk itself is the byte space.
+  return make_variable_block(chunk.slice(0, table_end), offset_bits, num_values, chunk, 0);
+}
+
+DataBlock decode_variable_block(ByteView buffer, uint64_t num_values) {
+  const uint32_t word0 = buffer.read<uint32_t>(0);
+  uint64_t bits = 0;
+  uint64_t bytes_start = 0;
+  uint64_t offsets_start = 0;
+  if ((word0 >> 8) != 0) {
+    // Pre-release layout: the three bytes after the width byte are the low bytes of a
+    // value count, which the standard layout keeps zero.
+    bits = buffer[0];
+    check_offset_bits(bits, "Variable block");
+    const uint64_t width = bits / 8;
+    bytes_start = bits == 32 ? buffer.read<uint32_t>(kLegacyBlockPrefixBytes + width)
+                             : buffer.read<uint64_t>(kLegacyBlockPrefixBytes + width);
+    offsets_start = kLegacyBlockPrefixBytes + 2 * width;
+  } else {
+    bits = word0;
+    check_offset_bits(bits, "Variable block");
+    const uint64_t width = bits / 8;
+    bytes_start = bits == 32 ? buffer.read<uint32_t>(4) : buffer.read<uint64_t>(8);
+    offsets_start = kBlockHeaderWords * width;
+  }
+  check_corrupt(bytes_start >= offsets_start && bytes_start <= buffer.size(),
+                "Variable block: bytes start {} outside [{}, {}]", bytes_start, offsets_start, buffer.size());
+  ByteView offsets = buffer.slice(offsets_start, bytes_start - offsets_start);
+  ByteView bytes = buffer.slice(bytes_start);
+  return make_variable_block(offsets, static_cast<unsigned>(bits), num_values, bytes, 0);
+}
+
+void validate_variable_block(const DataBlock& block) {
+  check_offset_bits(block.bits_per_offset, "Variable input");
+  const uint64_t width = block.bits_per_offset / 8;
+  check_corrupt(block.offsets.size() / width > block.num_values, "Variable input: {} values but {} offset bytes",
+                block.num_values, block.offsets.size());
+  ByteView offsets(block.offsets);
+  uint64_t prev = read_offset(offsets, block.bits_per_offset, 0);
+  for (uint64_t i = 1; i <= block.num_values; ++i) {
+    const uint64_t o = read_offset(offsets, block.bits_per_offset, i);
+    check_corrupt(o >= prev, "Variable input: offset {} ({}) is below offset {} ({})", i, o, i - 1, prev);
+    prev = o;
+  }
+  check_corrupt(prev <= block.data.size(), "Variable input: last offset {} is past {} bytes", prev, block.data.size());
+}
+
+}  // namespace lance::encoding

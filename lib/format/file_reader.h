@@ -1,0 +1,100 @@
+// The Lance 2.x data file container: footer, offset tables, schema and column metadata
+// (format map section 2). Opening a file reads its tail once (a second read only when the
+// metadata is larger than the first guess) and validates every offset against the file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "encodings_v2_0.pb.h"
+#include "encodings_v2_1.pb.h"
+#include "format/schema.h"
+#include "io/scheduler.h"
+
+namespace lance::format {
+
+/// Size of the fixed footer at the end of every 2.x file.
+inline constexpr uint64_t kFooterSize = 40;
+/// Bytes of each column-metadata / global-buffer offset table entry ({u64 position, u64 size}).
+inline constexpr uint64_t kOffsetEntrySize = 16;
+/// First guess for the tail read: usually covers schema and all column metadata.
+inline constexpr uint64_t kTailReadSize = 64 * 1024;
+
+struct FileVersion {
+  uint16_t major = 0;
+  uint16_t minor = 0;
+  bool is_legacy_v2_0() const { return (major == 0 && minor == 3) || (major == 2 && minor == 0); }
+  bool is_structural() const { return major == 2 && minor >= 1; }
+  /// "2.0", "2.1", ...
+  std::string to_string() const;
+};
+
+/// The 40-byte footer.
+struct Footer {
+  uint64_t column_meta_start = 0;
+  uint64_t column_meta_offsets_start = 0;
+  uint64_t global_buff_offsets_start = 0;
+  uint32_t num_global_buffers = 0;
+  uint32_t num_columns = 0;
+  FileVersion version;
+};
+
+/// One page of one column.
+struct PageInfo {
+  uint64_t num_rows = 0;   ///< 2.1+: top-level rows; 2.0: entries of this column
+  uint64_t priority = 0;   ///< 2.1+: first top-level row of the page
+  std::vector<io::ByteRange> buffers;
+  std::string encoding_type_url;
+  /// 2.1+ pages: the layout. 2.0 pages: `array_encoding`.
+  std::shared_ptr<const ::lance::encodings21::PageLayout> layout;
+  std::shared_ptr<const ::lance::encodings::ArrayEncoding> array_encoding;
+};
+
+/// One column: its pages in row order and column-level buffers.
+struct ColumnInfo {
+  uint32_t index = 0;
+  std::vector<PageInfo> pages;
+  std::vector<io::ByteRange> buffers;
+  ::lance::encodings::ColumnEncoding encoding;
+  io::ByteRange metadata_range;  ///< where the ColumnMetadata message lies
+  uint64_t num_rows() const;
+};
+
+/// An open Lance data file. Thread-safe after `open`.
+class FileReader {
+ public:
+  /// Opens and validates `path`. Throws Error: io (cannot open/read), corrupt (not a Lance
+  /// file, truncated, offsets out of range), unsupported (legacy 0.1/0.2 files, unknown versions).
+  static std::shared_ptr<FileReader> open(const std::string& path, io::IoOptions options = io::IoOptions::from_env());
+  /// Same, on an already opened file (e.g. an io::MemoryFile in tests).
+  static std::shared_ptr<FileReader> open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options = {});
+
+  const std::string& path() const { return io_->file().path(); }
+  uint64_t file_size() const { return io_->file().size(); }
+  const Footer& footer() const { return footer_; }
+  FileVersion version() const { return footer_.version; }
+  uint64_t num_rows() const { return num_rows_; }
+  const Schema& schema() const { return schema_; }
+  const std::vector<ColumnInfo>& columns() const { return columns_; }
+  const std::vector<io::ByteRange>& global_buffers() const { return global_buffers_; }
+  io::IoScheduler& io() const { return *io_; }
+
+  /// The columns of each top-level field, in schema order (format map 3.4).
+  const std::vector<std::vector<uint32_t>>& field_columns() const { return field_columns_; }
+
+ private:
+  void load();
+  void map_fields_to_columns();
+
+  std::unique_ptr<io::IoScheduler> io_;
+  Footer footer_;
+  uint64_t num_rows_ = 0;
+  Schema schema_;
+  std::vector<ColumnInfo> columns_;
+  std::vector<io::ByteRange> global_buffers_;
+  std::vector<std::vector<uint32_t>> field_columns_;
+};
+
+}  // namespace lance::format

@@ -1,0 +1,50 @@
+#include "io/file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace lance::io {
+
+std::shared_ptr<LocalFile> LocalFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw_io("{}: {}", path, std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw_io("{}: {}", path, std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw_io("{}: is a directory", path);
+  }
+  return std::shared_ptr<LocalFile>(new LocalFile(path, fd, static_cast<uint64_t>(st.st_size)));
+}
+
+LocalFile::~LocalFile() { ::close(fd_); }
+
+void LocalFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
+  check_corrupt(offset <= size_ && length <= size_ - offset,
+                "read of [{}, +{}) passes the end of the file ({} bytes)", offset, length, size_);
+  uint64_t done = 0;
+  while (done < length) {
+    ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw_io("{}: read at {}: {}", path_, offset + done, std::strerror(errno));
+    }
+    if (n == 0) throw_io("{}: unexpected end of file at {} (file shrank while reading?)", path_, offset + done);
+    done += static_cast<uint64_t>(n);
+  }
+}
+
+void MemoryFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
+  check_corrupt(offset <= data_.size() && length <= data_.size() - offset,
+                "read of [{}, +{}) passes the end of the file ({} bytes)", offset, length, data_.size());
+  if (length) std::memcpy(out, data_.data() + offset, length);
+}
+
+}  // namespace lance::io

@@ -1,0 +1,53 @@
+// Files with positional reads: the only place the library touches the file system.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/bytes.h"
+
+namespace lance::io {
+
+/// A read-only file addressed by absolute byte offsets. Thread-safe.
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  virtual const std::string& path() const = 0;
+  virtual uint64_t size() const = 0;
+  /// Reads exactly `length` bytes at `offset` into `out`.
+  /// Throws Error(io) on an OS error, Error(corrupt) when the range passes the end of file.
+  virtual void read_at(uint64_t offset, uint64_t length, uint8_t* out) const = 0;
+};
+
+/// A local file read with pread(2).
+class LocalFile final : public RandomAccessFile {
+ public:
+  /// Opens `path` for reading; throws Error(io) naming the path and the OS reason.
+  static std::shared_ptr<LocalFile> open(const std::string& path);
+  ~LocalFile() override;
+  const std::string& path() const override { return path_; }
+  uint64_t size() const override { return size_; }
+  void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
+
+ private:
+  LocalFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
+  std::string path_;
+  int fd_;
+  uint64_t size_;
+};
+
+/// An in-memory file, for tests and fuzzing.
+class MemoryFile final : public RandomAccessFile {
+ public:
+  MemoryFile(std::string name, Bytes data) : name_(std::move(name)), data_(std::move(data)) {}
+  const std::string& path() const override { return name_; }
+  uint64_t size() const override { return data_.size(); }
+  void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
+
+ private:
+  std::string name_;
+  Bytes data_;
+};
+
+}  // namespace lance::io

@@ -1,0 +1,119 @@
+#include "io/scheduler.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+namespace lance::io {
+
+namespace {
+
+uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  unsigned long long x = std::strtoull(v, &end, 10);
+  if (!end || *end != '\0') throw_usage("environment variable {}={} is not a non-negative integer", name, v);
+  return x;
+}
+
+}  // namespace
+
+IoOptions IoOptions::from_env() {
+  IoOptions o;
+  o.block_size = env_u64("LANCE_CLI_BLOCK_SIZE", o.block_size);
+  o.max_iop_size = env_u64("LANCE_CLI_MAX_IOP_SIZE", o.max_iop_size);
+  o.io_threads = static_cast<unsigned>(env_u64("LANCE_CLI_IO_THREADS", o.io_threads));
+  o.max_bytes_in_flight = env_u64("LANCE_CLI_IO_BYTES_IN_FLIGHT", o.max_bytes_in_flight);
+  if (o.io_threads == 0) o.io_threads = 1;
+  if (o.max_iop_size == 0) o.max_iop_size = 1;
+  return o;
+}
+
+/// One caller request: its ranges, the buffers being filled, and the promise.
+struct IoScheduler::Request {
+  std::vector<ByteRange> ranges;
+  std::vector<Bytes> results;
+  std::promise<std::vector<Bytes>> promise;
+  std::atomic<size_t> remaining{0};
+  std::atomic<bool> failed{false};
+};
+
+IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options)
+    : file_(std::move(file)), options_(options),
+      pool_(std::make_unique<boost::asio::thread_pool>(options.io_threads)) {}
+
+IoScheduler::~IoScheduler() { pool_->join(); }
+
+std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> ranges, uint64_t priority) {
+  auto req = std::make_shared<Request>();
+  req->ranges = std::move(ranges);
+  req->results.resize(req->ranges.size());
+  auto fut = req->promise.get_future();
+  stats_.requests++;
+  for (size_t i = 0; i < req->ranges.size(); ++i) {
+    const auto& r = req->ranges[i];
+    if (r.offset > file_->size() || r.length > file_->size() - r.offset) {
+      req->promise.set_exception(std::make_exception_ptr(
+          Error(ErrorKind::corrupt, fmt::format("{}: byte range [{}, +{}) passes the end of the file ({} bytes)",
+                                                file_->path(), r.offset, r.length, file_->size()))));
+      return fut;
+    }
+    check_alloc(r.length, "read");
+    req->results[i].resize(r.length);
+  }
+  auto reads = plan_reads(req->ranges, options_.block_size, options_.max_iop_size);
+  if (reads.empty()) {
+    req->promise.set_value(std::move(req->results));
+    return fut;
+  }
+  req->remaining = reads.size();
+  std::lock_guard lock(mutex_);
+  for (auto& r : reads) queue_.emplace(priority, PendingRead{req, std::move(r)});
+  pump();
+  return fut;
+}
+
+void IoScheduler::pump() {
+  while (!queue_.empty() && running_ < options_.io_threads) {
+    auto it = queue_.begin();
+    uint64_t len = it->second.read.range.length;
+    // Always let one read run, however large, so a big read cannot stall forever.
+    if (running_ > 0 && bytes_in_flight_ + len > options_.max_bytes_in_flight) break;
+    PendingRead pending = std::move(it->second);
+    queue_.erase(it);
+    ++running_;
+    bytes_in_flight_ += len;
+    boost::asio::post(*pool_, [this, p = std::move(pending)]() mutable { run_read(std::move(p)); });
+  }
+}
+
+void IoScheduler::run_read(PendingRead pending) {
+  auto& req = *pending.request;
+  const ByteRange rr = pending.read.range;
+  if (!req.failed) {
+    try {
+      Bytes buf(rr.length);
+      file_->read_at(rr.offset, rr.length, buf.data());
+      stats_.iops++;
+      stats_.bytes_read += rr.length;
+      for (size_t i : pending.read.serves) {
+        const ByteRange& want = req.ranges[i];
+        uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
+        std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
+      }
+    } catch (...) {
+      if (!req.failed.exchange(true)) req.promise.set_exception(std::current_exception());
+    }
+  }
+  if (--req.remaining == 0 && !req.failed) req.promise.set_value(std::move(req.results));
+  std::lock_guard lock(mutex_);
+  --running_;
+  bytes_in_flight_ -= rr.length;
+  pump();
+}
+
+}  // namespace lance::io

@@ -1,0 +1,156 @@
+#include "structural/fullzip.h"
+
+#include "encoding/decompress.h"
+
+namespace lance::structural {
+
+namespace pb = ::lance::encodings21;
+using encoding::DataBlock;
+
+uint32_t control_word_bytes(uint32_t bits_rep, uint32_t bits_def) {
+  uint32_t bits = bits_rep + bits_def;
+  if (bits == 0) return 0;
+  if (bits <= 8) return 1;
+  if (bits <= 16) return 2;
+  check_corrupt(bits <= 32, "control words of {} bits", bits);
+  return 4;
+}
+
+namespace {
+
+class FullZipDecoder final : public PageDecoder {
+ public:
+  FullZipDecoder(const PageContext& ctx, const pb::FullZipLayout& layout) : ctx_(ctx), layout_(layout) {
+    for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
+    max_rep_ = max_rep_level(layers_);
+    max_visible_def_ = max_visible_def(layers_);
+    check_corrupt(layout.bits_rep() <= 16 && layout.bits_def() <= 16, "control word of {}+{} bits",
+                  layout.bits_rep(), layout.bits_def());
+    cw_bytes_ = control_word_bytes(layout.bits_rep(), layout.bits_def());
+    variable_ = layout.details_case() == pb::FullZipLayout::kBitsPerOffset;
+    if (variable_) {
+      check_corrupt(layout.bits_per_offset() == 32 || layout.bits_per_offset() == 64,
+                    "full-zip length prefixes of {} bits", layout.bits_per_offset());
+    } else {
+      check_corrupt(layout.details_case() == pb::FullZipLayout::kBitsPerValue, "full-zip page without a value width");
+      check_corrupt(layout.bits_per_value() % 8 == 0 && layout.bits_per_value() > 0,
+                    "full-zip values of {} bits", layout.bits_per_value());
+    }
+    check_corrupt(layout.has_value_compression(), "full-zip page has no value compression");
+    has_rep_index_ = variable_ || layout.bits_rep() > 0;
+    check_corrupt(ctx.page->buffers.size() >= 1u + has_rep_index_, "full-zip page has {} buffers",
+                  ctx.page->buffers.size());
+  }
+
+  const char* layout_name() const override { return "full-zip"; }
+
+  LeafData read_rows(uint64_t begin, uint64_t end) override {
+    LeafData out;
+    out.layers = layers_;
+    out.num_rows = end - begin;
+    if (begin == end) return out;
+    const uint64_t rows = ctx_.page->num_rows;
+    check_corrupt(end <= rows, "rows [{}, {}) outside a page of {}", begin, end, rows);
+    const auto& data_buf = ctx_.page->buffers[0];
+    const uint64_t priority = ctx_.page->priority + begin;
+
+    Bytes zipped;
+    if (!has_rep_index_) {
+      const uint64_t stride = cw_bytes_ + layout_.bits_per_value() / 8;
+      check_corrupt(rows * stride <= data_buf.length, "page of {} rows × {} bytes exceeds its {}-byte buffer", rows,
+                    stride, data_buf.length);
+      zipped = ctx_.io->read_range({data_buf.offset + begin * stride, (end - begin) * stride}, priority);
+    } else if (begin == 0 && end == rows) {
+      // The whole page: one read, no repetition index needed.
+      zipped = ctx_.io->read_range(data_buf, priority);
+    } else {
+      const auto& idx_buf = ctx_.page->buffers[1];
+      check_corrupt(idx_buf.length % (rows + 1) == 0, "repetition index of {} bytes for {} rows", idx_buf.length, rows);
+      const uint64_t w = idx_buf.length / (rows + 1);
+      check_corrupt(w == 1 || w == 2 || w == 4 || w == 8, "repetition index entries of {} bytes", w);
+      Bytes idx = ctx_.io->read_range({idx_buf.offset + begin * w, (end - begin + 1) * w}, priority);
+      auto entry = [&](uint64_t i) -> uint64_t {
+        ByteView v(idx);
+        switch (w) {
+          case 1: return v.read<uint8_t>(i);
+          case 2: return v.read<uint16_t>(i * 2);
+          case 4: return v.read<uint32_t>(i * 4);
+          default: return v.read<uint64_t>(i * 8);
+        }
+      };
+      uint64_t lo = entry(0), hi = entry(end - begin);
+      check_corrupt(lo <= hi && hi <= data_buf.length, "repetition index points at [{}, {}) outside {} bytes", lo, hi,
+                    data_buf.length);
+      zipped = ctx_.io->read_range({data_buf.offset + lo, hi - lo}, priority);
+    }
+    unzip(zipped, end - begin, out);
+    return out;
+  }
+
+ private:
+  void unzip(ByteView bytes, uint64_t num_rows, LeafData& out) const {
+    const uint32_t bits_def = layout_.bits_def();
+    const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
+    const uint16_t top = static_cast<uint16_t>(max_rep_);
+    const uint64_t value_bytes = variable_ ? 0 : layout_.bits_per_value() / 8;
+    DataBlock zipped;
+    zipped.bits_per_value = variable_ ? 0 : layout_.bits_per_value();
+    zipped.bits_per_offset = variable_ ? 64 : 0;
+    if (variable_) append_le<uint64_t>(zipped.offsets, 0);
+
+    uint64_t pos = 0, rows_seen = 0;
+    const bool has_levels = cw_bytes_ > 0;
+    while (pos < bytes.size()) {
+      uint16_t rep = 0, def = 0;
+      if (has_levels) {
+        uint32_t word = cw_bytes_ == 1 ? bytes.read<uint8_t>(pos) : cw_bytes_ == 2 ? bytes.read<uint16_t>(pos)
+                                                                                    : bytes.read<uint32_t>(pos);
+        pos += cw_bytes_;
+        def = static_cast<uint16_t>(word & def_mask);
+        rep = static_cast<uint16_t>(word >> bits_def);
+        if (layout_.bits_rep() > 0) out.rep.push_back(rep);
+        if (bits_def > 0) out.def.push_back(def);
+      }
+      if (max_rep_ == 0 || rep == top) ++rows_seen;
+      const bool visible = def <= max_visible_def_;
+      if (visible) {
+        if (!variable_) {
+          ByteView v = bytes.slice(pos, value_bytes);
+          zipped.data.insert(zipped.data.end(), v.data(), v.data() + v.size());
+          pos += value_bytes;
+        } else {
+          if (def == 0) {
+            uint64_t len = layout_.bits_per_offset() == 32 ? bytes.read<uint32_t>(pos) : bytes.read<uint64_t>(pos);
+            pos += layout_.bits_per_offset() / 8;
+            ByteView v = bytes.slice(pos, len);
+            zipped.data.insert(zipped.data.end(), v.data(), v.data() + v.size());
+            pos += len;
+          }
+          append_le<uint64_t>(zipped.offsets, zipped.data.size());
+        }
+        ++zipped.num_values;
+      }
+    }
+    check_corrupt(rows_seen == num_rows, "full-zip data holds {} rows, expected {}", rows_seen, num_rows);
+    check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
+    out.values = variable_ ? encoding::decode_variable_per_value(layout_.value_compression(), std::move(zipped))
+                           : encoding::decode_fixed_per_value(layout_.value_compression(), std::move(zipped));
+  }
+
+  PageContext ctx_;
+  const pb::FullZipLayout& layout_;
+  std::vector<RepDefLayer> layers_;
+  int max_rep_ = 0;
+  int max_visible_def_ = 0;
+  uint32_t cw_bytes_ = 0;
+  bool variable_ = false;
+  bool has_rep_index_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<PageDecoder> make_fullzip_decoder(const PageContext& ctx, const pb::FullZipLayout& layout) {
+  return std::make_unique<FullZipDecoder>(ctx, layout);
+}
+
+}  // namespace lance::structural

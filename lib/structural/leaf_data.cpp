@@ -1,0 +1,173 @@
+#include "structural/leaf_data.h"
+
+#include <cstring>
+
+#include "common/error.h"
+
+namespace lance::structural {
+
+namespace pb = ::lance::encodings21;
+
+bool is_list_layer(RepDefLayer layer) {
+  return layer == pb::REPDEF_ALL_VALID_LIST || layer == pb::REPDEF_NULLABLE_LIST ||
+         layer == pb::REPDEF_EMPTYABLE_LIST || layer == pb::REPDEF_NULL_AND_EMPTY_LIST;
+}
+
+int def_levels_of(RepDefLayer layer) {
+  switch (layer) {
+    case pb::REPDEF_NULLABLE_ITEM: case pb::REPDEF_NULLABLE_LIST: case pb::REPDEF_EMPTYABLE_LIST: return 1;
+    case pb::REPDEF_NULL_AND_EMPTY_LIST: return 2;
+    case pb::REPDEF_ALL_VALID_ITEM: case pb::REPDEF_ALL_VALID_LIST: return 0;
+    default: throw_corrupt("unknown repetition/definition layer {}", static_cast<int>(layer));
+  }
+}
+
+int max_rep_level(const std::vector<RepDefLayer>& layers) {
+  int n = 0;
+  for (auto l : layers) n += is_list_layer(l);
+  return n;
+}
+
+int max_visible_def(const std::vector<RepDefLayer>& layers) {
+  int d = 0;
+  for (auto l : layers) {
+    if (is_list_layer(l)) break;
+    d += def_levels_of(l);
+  }
+  return d;
+}
+
+void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uint64_t begin, uint64_t end) {
+  check_corrupt(begin <= end && end <= src.num_values, "value range [{}, {}) outside a block of {}", begin, end,
+                src.num_values);
+  const uint64_t n = end - begin;
+  if (dst.num_values == 0 && dst.data.empty() && dst.offsets.empty()) {
+    // A fresh destination takes the source's shape; variable blocks always collect
+    // 64-bit offsets.
+    dst.bits_per_value = src.bits_per_value;
+    dst.bits_per_offset = src.is_variable() ? 64 : 0;
+    dst.fsl_dims = src.fsl_dims;
+    dst.packed_child_bits = src.packed_child_bits;
+    dst.fsl_validity.assign(src.fsl_validity.size(), Bytes());
+  }
+  check_corrupt(dst.is_variable() == src.is_variable() && (src.is_variable() || dst.bits_per_value == src.bits_per_value),
+                "pages of one column decode to different value widths");
+  if (src.is_variable()) {
+    if (dst.offsets.empty()) append_le<uint64_t>(dst.offsets, 0);
+    uint64_t base = ByteView(dst.offsets).read<uint64_t>(dst.num_values * 8);
+    uint64_t s0 = src.offset(begin), s1 = src.offset(end);
+    check_corrupt(s0 <= s1 && s1 <= src.data.size(), "variable offsets [{}, {}) outside {} bytes", s0, s1, src.data.size());
+    dst.offsets.resize((dst.num_values + 1) * 8);
+    for (uint64_t i = begin + 1; i <= end; ++i) {
+      uint64_t o = src.offset(i);
+      check_corrupt(o >= s0 && o <= s1, "variable offsets are not increasing");
+      append_le<uint64_t>(dst.offsets, base + (o - s0));
+    }
+    dst.data.insert(dst.data.end(), src.data.begin() + s0, src.data.begin() + s1);
+  } else {
+    // Fixed width; a fixed-size-list value is `items` consecutive items.
+    uint64_t items = 1;
+    for (auto d : src.fsl_dims) items *= d;
+    const uint64_t bits = src.bits_per_value * items;
+    if (bits % 8 == 0) {
+      const uint64_t w = bits / 8;
+      check_corrupt(end * w <= src.data.size(), "fixed-width block of {} bytes holds fewer than {} values",
+                    src.data.size(), end);
+      dst.data.insert(dst.data.end(), src.data.begin() + begin * w, src.data.begin() + end * w);
+    } else {
+      check_corrupt(src.bits_per_value == 1, "unsupported value width of {} bits", src.bits_per_value);
+      check_corrupt((end * bits + 7) / 8 <= src.data.size(), "bitmap too short");
+      const uint64_t have = dst.num_values * bits;
+      dst.data.resize((have + n * bits + 7) / 8, 0);
+      for (uint64_t i = 0; i < n * bits; ++i)
+        if (get_bit(src.data.data(), begin * bits + i)) set_bit(dst.data.data(), have + i);
+    }
+  }
+  // Fixed-size-list item validity: one bit per item (rows × cumulative dimension).
+  for (size_t layer = 0; layer < src.fsl_validity.size(); ++layer) {
+    if (src.fsl_validity[layer].empty()) continue;
+    uint64_t per_row = 1;
+    for (size_t k = 0; k <= layer && k < src.fsl_dims.size(); ++k) per_row *= src.fsl_dims[k];
+    auto& out = dst.fsl_validity[layer];
+    uint64_t have = dst.num_values * per_row;
+    out.resize((have + n * per_row + 7) / 8, 0);
+    check_corrupt((end * per_row + 7) / 8 <= src.fsl_validity[layer].size(), "item validity too short");
+    for (uint64_t i = 0; i < n * per_row; ++i)
+      if (get_bit(src.fsl_validity[layer].data(), begin * per_row + i)) set_bit(out.data(), have + i);
+  }
+  dst.num_values += n;
+}
+
+namespace {
+
+bool can_be_null(RepDefLayer l) {
+  return l == pb::REPDEF_NULLABLE_ITEM || l == pb::REPDEF_NULLABLE_LIST || l == pb::REPDEF_NULL_AND_EMPTY_LIST;
+}
+bool can_be_empty(RepDefLayer l) { return l == pb::REPDEF_EMPTYABLE_LIST || l == pb::REPDEF_NULL_AND_EMPTY_LIST; }
+
+RepDefLayer widest(RepDefLayer a, RepDefLayer b) {
+  check_corrupt(is_list_layer(a) == is_list_layer(b), "pages of one column disagree on their structure");
+  const bool null = can_be_null(a) || can_be_null(b);
+  if (!is_list_layer(a)) return null ? pb::REPDEF_NULLABLE_ITEM : pb::REPDEF_ALL_VALID_ITEM;
+  const bool empty = can_be_empty(a) || can_be_empty(b);
+  if (null && empty) return pb::REPDEF_NULL_AND_EMPTY_LIST;
+  if (null) return pb::REPDEF_NULLABLE_LIST;
+  if (empty) return pb::REPDEF_EMPTYABLE_LIST;
+  return pb::REPDEF_ALL_VALID_LIST;
+}
+
+}  // namespace
+
+void remap_def_levels(LeafData& leaf, const std::vector<RepDefLayer>& to) {
+  const auto& from = leaf.layers;
+  check_corrupt(from.size() == to.size(), "pages of one column have {} and {} layers", from.size(), to.size());
+  if (from == to) return;
+  // Translation table: old def value -> new def value.
+  std::vector<uint16_t> table(1, 0);
+  int cum_to = 0;
+  for (size_t i = 0; i < from.size(); ++i) {
+    int n = def_levels_of(from[i]);
+    for (int k = 1; k <= n; ++k) {
+      bool is_null = can_be_null(from[i]) && k == 1;
+      int new_k = is_null ? 1 : (to[i] == pb::REPDEF_NULL_AND_EMPTY_LIST ? 2 : 1);
+      table.push_back(static_cast<uint16_t>(cum_to + new_k));
+    }
+    cum_to += def_levels_of(to[i]);
+  }
+  for (auto& d : leaf.def) {
+    check_corrupt(d < table.size(), "definition level {} above the maximum {}", d, table.size() - 1);
+    d = table[d];
+  }
+  leaf.layers = to;
+}
+
+void append_leaf(LeafData& dst, LeafData&& src) {
+  if (dst.num_rows == 0 && dst.num_levels() == 0) {
+    uint64_t rows = dst.num_rows;
+    dst = std::move(src);
+    dst.num_rows += rows;
+    return;
+  }
+  // Levels: materialise implicit zeros when one side has levels and the other not.
+  auto merge = [](std::vector<uint16_t>& a, uint64_t a_len, std::vector<uint16_t>& b, uint64_t b_len) {
+    if (a.empty() && b.empty()) return;
+    if (a.empty()) a.assign(a_len, 0);
+    if (b.empty()) b.assign(b_len, 0);
+    a.insert(a.end(), b.begin(), b.end());
+  };
+  if (dst.layers != src.layers) {
+    check_corrupt(dst.layers.size() == src.layers.size(), "pages of one column have {} and {} layers",
+                  dst.layers.size(), src.layers.size());
+    std::vector<RepDefLayer> wide(dst.layers.size());
+    for (size_t i = 0; i < wide.size(); ++i) wide[i] = widest(dst.layers[i], src.layers[i]);
+    remap_def_levels(dst, wide);
+    remap_def_levels(src, wide);
+  }
+  uint64_t a_levels = dst.num_levels(), b_levels = src.num_levels();
+  merge(dst.rep, a_levels, src.rep, b_levels);
+  merge(dst.def, a_levels, src.def, b_levels);
+  append_values(dst.values, src.values, 0, src.values.num_values);
+  dst.num_rows += src.num_rows;
+}
+
+}  // namespace lance::structural

@@ -1,0 +1,271 @@
+#include "structural/miniblock.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "encoding/decompress.h"
+#include "structural/dictionary.h"
+
+namespace lance::structural {
+
+namespace pb = ::lance::encodings21;
+using encoding::DataBlock;
+
+/// Chunks and the buffers inside them start on 8-byte boundaries.
+inline constexpr uint64_t kMiniBlockAlignment = 8;
+
+std::vector<MiniBlockChunkInfo> parse_miniblock_chunks(ByteView metadata, bool large, uint64_t num_items,
+                                                       uint64_t data_size, ByteView rep_index,
+                                                       uint32_t rep_index_depth, uint64_t num_rows) {
+  const uint64_t word = large ? 4 : 2;
+  check_corrupt(metadata.size() % word == 0, "chunk metadata of {} bytes is not a whole number of {}-byte words",
+                metadata.size(), word);
+  const uint64_t n = metadata.size() / word;
+  std::vector<MiniBlockChunkInfo> chunks(n);
+  uint64_t offset = 0, values = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t w = large ? metadata.read<uint32_t>(i * 4) : metadata.read<uint16_t>(i * 2);
+    auto& c = chunks[i];
+    c.offset = offset;
+    c.size = ((w >> 4) + 1) * kMiniBlockAlignment;
+    if (i + 1 < n) {
+      c.num_values = uint64_t{1} << (w & 0xF);
+    } else {
+      check_corrupt(values <= num_items, "chunks hold more than the page's {} values", num_items);
+      c.num_values = num_items - values;
+    }
+    values += c.num_values;
+    offset += c.size;
+  }
+  check_corrupt(values == num_items || n == 0, "chunk metadata counts {} values, the page {}", values, num_items);
+  check_corrupt(n > 0 || num_items == 0, "page of {} values has no chunks", num_items);
+  check_corrupt(offset <= data_size, "chunks need {} bytes but the chunk buffer has {}", offset, data_size);
+
+  if (rep_index_depth == 0) {
+    uint64_t row = 0;
+    for (auto& c : chunks) {
+      c.first_row = row;
+      c.num_starts = c.num_values;
+      row += c.num_values;
+    }
+    check_corrupt(row == num_rows, "chunks hold {} rows, the page {}", row, num_rows);
+    return chunks;
+  }
+  const uint64_t stride = (uint64_t{rep_index_depth} + 1) * 8;
+  check_corrupt(rep_index.size() == n * stride, "repetition index of {} bytes, expected {} for {} chunks",
+                rep_index.size(), n * stride, n);
+  bool preamble = false;
+  uint64_t row = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t ends = rep_index.read<uint64_t>(i * stride);
+    uint64_t partial = rep_index.read<uint64_t>(i * stride + 8);
+    auto& c = chunks[i];
+    c.has_preamble = preamble;
+    c.has_trailer = partial > 0;
+    check_corrupt(ends + c.has_trailer >= uint64_t{c.has_preamble}, "repetition index entry {} is inconsistent", i);
+    c.num_starts = ends + c.has_trailer - c.has_preamble;
+    c.first_row = row;
+    row += c.num_starts;
+    check_corrupt(row <= num_rows, "repetition index counts more rows than the page's {}", num_rows);
+    preamble = c.has_trailer;
+  }
+  check_corrupt(row == num_rows, "repetition index counts {} rows, the page {}", row, num_rows);
+  return chunks;
+}
+
+namespace {
+
+struct DecodedChunk {
+  std::vector<uint16_t> rep, def;
+  DataBlock values;
+};
+
+uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAlignment * kMiniBlockAlignment; }
+
+class MiniBlockDecoder final : public PageDecoder {
+ public:
+  MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout) : ctx_(ctx), layout_(layout) {
+    for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
+    max_rep_ = max_rep_level(layers_);
+    max_visible_def_ = max_visible_def(layers_);
+    check_corrupt(layout.has_value_compression(), "mini-block page has no value compression");
+    check_corrupt(layout.num_buffers() >= 1 && layout.num_buffers() <= 64, "mini-block page with {} value buffers",
+                  layout.num_buffers());
+    if (max_rep_ > 0) check_corrupt(layout.has_rep_compression(), "list layers but no repetition levels");
+    if (ctx.version.minor == 1)
+      check_corrupt(!layout.has_large_chunk(), "2.1 files must not use large mini-block chunks");
+  }
+
+  const char* layout_name() const override { return "mini-block"; }
+
+  LeafData read_rows(uint64_t begin, uint64_t end) override {
+    init();
+    LeafData out;
+    out.layers = layers_;
+    out.num_rows = end - begin;
+    if (begin == end) return out;
+    check_corrupt(end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}", begin, end, ctx_.page->num_rows);
+
+    // Chunk holding the start of row `begin`, and the chunk holding the end of row end-1.
+    size_t first = find_chunk_of_row(begin);
+    size_t last = find_chunk_of_row(end - 1);
+    const uint64_t last_start = end - 1;
+    while (chunks_[last].has_trailer && last_start == chunks_[last].first_row + chunks_[last].num_starts - 1) {
+      check_corrupt(last + 1 < chunks_.size(), "the last chunk ends in the middle of a row");
+      ++last;
+      if (chunks_[last].num_starts > 0 || !chunks_[last].has_trailer) break;
+    }
+
+    // One read for the contiguous run of chunks.
+    const auto& data_buf = ctx_.page->buffers.at(1);
+    uint64_t lo = chunks_[first].offset, hi = chunks_[last].offset + chunks_[last].size;
+    Bytes bytes = ctx_.io->read_range({data_buf.offset + lo, hi - lo}, ctx_.page->priority + begin);
+
+    std::vector<uint16_t> rep, def;
+    DataBlock values;
+    for (size_t c = first; c <= last; ++c) {
+      const auto& info = chunks_[c];
+      DecodedChunk dc = with_context(fmt::format("chunk {}", c), [&] {
+        return decode_chunk(ByteView(bytes).slice(info.offset - lo, info.size), info.num_values);
+      });
+      rep.insert(rep.end(), dc.rep.begin(), dc.rep.end());
+      def.insert(def.end(), dc.def.begin(), dc.def.end());
+      append_values(values, dc.values, 0, dc.values.num_values);
+    }
+
+    // Map rows to levels and items.
+    uint64_t level_begin, level_end;
+    if (max_rep_ == 0) {
+      level_begin = begin - chunks_[first].first_row;
+      level_end = level_begin + (end - begin);
+      check_corrupt(level_end <= values.num_values, "chunks hold fewer rows than the page claims");
+    } else {
+      check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
+      uint64_t skip = begin - chunks_[first].first_row;
+      uint64_t i = 0, starts = 0;
+      const uint16_t top = static_cast<uint16_t>(max_rep_);
+      // skip the preamble, then `skip` whole rows
+      for (; i < rep.size(); ++i) {
+        if (rep[i] == top) {
+          if (starts == skip) break;
+          ++starts;
+        }
+      }
+      check_corrupt(i < rep.size(), "row {} not found in its chunks", begin);
+      level_begin = i;
+      // the end: the (end - begin)-th row start after level_begin, or the end of the levels
+      uint64_t rows = 0;
+      level_end = rep.size();
+      for (uint64_t k = level_begin + 1; k < rep.size(); ++k) {
+        if (rep[k] == top && ++rows == end - begin) {
+          level_end = k;
+          break;
+        }
+      }
+    }
+    uint64_t item_begin = level_begin, item_end = level_end;
+    if (!def.empty() && max_rep_ > 0) {
+      item_begin = count_visible(def, 0, level_begin);
+      item_end = item_begin + count_visible(def, level_begin, level_end);
+    }
+    if (!rep.empty()) out.rep.assign(rep.begin() + level_begin, rep.begin() + level_end);
+    if (!def.empty()) out.def.assign(def.begin() + level_begin, def.begin() + level_end);
+    DataBlock picked;
+    append_values(picked, values, item_begin, item_end);
+    if (dictionary_) picked = lookup_dictionary(*dictionary_, picked);
+    out.values = std::move(picked);
+    return out;
+  }
+
+ private:
+  uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {
+    uint64_t n = 0;
+    for (uint64_t i = from; i < to; ++i) n += def[i] <= max_visible_def_;
+    return n;
+  }
+
+  size_t find_chunk_of_row(uint64_t row) const {
+    // last chunk whose first_row <= row and that has a start covering `row`
+    auto it = std::upper_bound(chunks_.begin(), chunks_.end(), row,
+                               [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
+    check_corrupt(it != chunks_.begin(), "row {} precedes the first chunk", row);
+    size_t i = static_cast<size_t>(it - chunks_.begin()) - 1;
+    while (i > 0 && chunks_[i].num_starts == 0) --i;
+    check_corrupt(row < chunks_[i].first_row + chunks_[i].num_starts, "row {} lies in no chunk", row);
+    return i;
+  }
+
+  void init() {
+    if (initialized_) return;
+    const auto& bufs = ctx_.page->buffers;
+    const bool has_dict = layout_.has_dictionary();
+    const bool has_rep_index = layout_.repetition_index_depth() > 0;
+    size_t needed = 2 + has_dict + has_rep_index;
+    check_corrupt(bufs.size() >= needed, "mini-block page has {} buffers, expected {}", bufs.size(), needed);
+    std::vector<io::ByteRange> ranges = {bufs[0]};
+    if (has_dict) ranges.push_back(bufs[2]);
+    if (has_rep_index) ranges.push_back(bufs[needed - 1]);
+    auto parts = ctx_.io->read(ranges, ctx_.page->priority);
+    Bytes empty;
+    chunks_ = parse_miniblock_chunks(parts[0], layout_.has_large_chunk(), layout_.num_items(), bufs[1].length,
+                                     has_rep_index ? ByteView(parts.back()) : ByteView(empty),
+                                     layout_.repetition_index_depth(), ctx_.page->num_rows);
+    if (has_dict) {
+      check_alloc(layout_.num_dictionary_items(), "dictionary");
+      dictionary_ = with_context("dictionary", [&] {
+        return encoding::decode_block(layout_.dictionary(), parts[1], layout_.num_dictionary_items());
+      });
+    }
+    initialized_ = true;
+  }
+
+  DecodedChunk decode_chunk(ByteView chunk, uint64_t num_values) const {
+    DecodedChunk out;
+    const bool has_rep = layout_.has_rep_compression(), has_def = layout_.has_def_compression();
+    const bool large = layout_.has_large_chunk();
+    uint64_t pos = 0;
+    uint64_t num_levels = chunk.read<uint16_t>(pos);
+    pos += 2;
+    uint64_t rep_size = 0, def_size = 0;
+    if (has_rep) rep_size = chunk.read<uint16_t>(pos), pos += 2;
+    if (has_def) def_size = chunk.read<uint16_t>(pos), pos += 2;
+    std::vector<uint64_t> sizes(layout_.num_buffers());
+    for (auto& s : sizes) {
+      s = large ? chunk.read<uint32_t>(pos) : chunk.read<uint16_t>(pos);
+      pos += large ? 4 : 2;
+    }
+    pos = pad8(pos);
+    ByteView rep_buf, def_buf;
+    if (has_rep) rep_buf = chunk.slice(pos, rep_size), pos = pad8(pos + rep_size);
+    if (has_def) def_buf = chunk.slice(pos, def_size), pos = pad8(pos + def_size);
+    std::vector<ByteView> buffers;
+    for (auto s : sizes) buffers.push_back(chunk.slice(pos, s)), pos = pad8(pos + s);
+
+    // Without repetition there is one level per value; the stored u16 count may have
+    // wrapped for very large chunks, so trust the value count then.
+    if (!has_rep && has_def) num_levels = num_values;
+    if (has_rep) check_corrupt(num_levels >= num_values || has_def, "chunk has {} levels for {} values", num_levels, num_values);
+    if (has_rep) out.rep = with_context("repetition levels", [&] { return encoding::decode_levels(layout_.rep_compression(), rep_buf, num_levels); });
+    if (has_def) out.def = with_context("definition levels", [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
+    out.values = encoding::decode_miniblock(layout_.value_compression(), buffers, num_values);
+    check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}", out.values.num_values, num_values);
+    return out;
+  }
+
+  PageContext ctx_;
+  const pb::MiniBlockLayout& layout_;
+  std::vector<RepDefLayer> layers_;
+  int max_rep_ = 0;
+  int max_visible_def_ = 0;
+  bool initialized_ = false;
+  std::vector<MiniBlockChunkInfo> chunks_;
+  std::optional<DataBlock> dictionary_;
+};
+
+}  // namespace
+
+std::unique_ptr<PageDecoder> make_miniblock_decoder(const PageContext& ctx, const pb::MiniBlockLayout& layout) {
+  return std::make_unique<MiniBlockDecoder>(ctx, layout);
+}
+
+}  // namespace lance::structural

@@ -1,0 +1,24 @@
+#include "structural/page_decoder.h"
+
+#include "structural/constant.h"
+#include "structural/fullzip.h"
+#include "structural/miniblock.h"
+
+namespace lance::structural {
+
+namespace pb = ::lance::encodings21;
+
+std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
+  check_corrupt(ctx.page && ctx.page->layout, "page has no structural layout");
+  const pb::PageLayout& layout = *ctx.page->layout;
+  switch (layout.layout_case()) {
+    case pb::PageLayout::kMiniBlockLayout: return make_miniblock_decoder(ctx, layout.mini_block_layout());
+    case pb::PageLayout::kFullZipLayout: return make_fullzip_decoder(ctx, layout.full_zip_layout());
+    case pb::PageLayout::kConstantLayout: return make_constant_decoder(ctx, layout.constant_layout());
+    case pb::PageLayout::kBlobLayout: throw_unsupported("blob page layout is not supported yet");
+    case pb::PageLayout::kSparseLayout: throw_unsupported("sparse page layout (newer than Lance 8.0) is not supported");
+    default: throw_unsupported("unknown page layout (field {} of PageLayout)", static_cast<int>(layout.layout_case()));
+  }
+}
+
+}  // namespace lance::structural

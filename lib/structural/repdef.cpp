@@ -1,0 +1,97 @@
+#include "structural/repdef.h"
+
+#include "common/error.h"
+
+namespace lance::structural {
+
+namespace pb = ::lance::encodings21;
+
+std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, const std::vector<uint16_t>& rep,
+                                const std::vector<uint16_t>& def, uint64_t num_levels) {
+  const size_t m = inner_first.size();
+  check_corrupt(m > 0, "a column with no repetition/definition layers");
+  check_corrupt(rep.empty() || rep.size() == num_levels, "{} repetition levels for {} entries", rep.size(), num_levels);
+  check_corrupt(def.empty() || def.size() == num_levels, "{} definition levels for {} entries", def.size(), num_levels);
+
+  // Per layer (outermost first): the def values that mean null / empty here, the highest
+  // def that is still "valid at this layer", and for lists their depth (innermost = 1).
+  struct Meaning {
+    bool is_list = false;
+    int null_def = -1, empty_def = -1;
+    int valid_max = 0;
+    int depth = 0;
+  };
+  std::vector<Meaning> meaning(m);
+  int cum = 0, depth = 0;
+  for (size_t i = 0; i < m; ++i) {  // inner first
+    Meaning& mm = meaning[m - 1 - i];
+    RepDefLayer l = inner_first[i];
+    mm.valid_max = cum;
+    mm.is_list = is_list_layer(l);
+    if (mm.is_list) mm.depth = ++depth;
+    switch (l) {
+      case pb::REPDEF_NULLABLE_ITEM: case pb::REPDEF_NULLABLE_LIST: mm.null_def = cum + 1; break;
+      case pb::REPDEF_EMPTYABLE_LIST: mm.empty_def = cum + 1; break;
+      case pb::REPDEF_NULL_AND_EMPTY_LIST: mm.null_def = cum + 1, mm.empty_def = cum + 2; break;
+      default: break;
+    }
+    cum += def_levels_of(l);
+  }
+  const int max_def = cum;
+  const int max_rep = depth;
+  // Layer (outer-first index) just inside the list of depth d: where a "continue" at depth d lands.
+  std::vector<size_t> inside_list_of_depth(max_rep + 2, 0);
+  for (size_t k = 0; k < m; ++k)
+    if (meaning[k].is_list) inside_list_of_depth[meaning[k].depth] = k + 1;
+
+  std::vector<LayerSlots> out(m);
+  std::vector<int64_t> child_count(m, 0);
+  for (size_t k = 0; k < m; ++k) out[k].is_list = meaning[k].is_list;
+
+  bool row_open = false;
+  for (uint64_t e = 0; e < num_levels; ++e) {
+    const int r = rep.empty() ? max_rep : rep[e];
+    const int d = def.empty() ? 0 : def[e];
+    check_corrupt(r <= max_rep, "repetition level {} above the maximum {}", r, max_rep);
+    check_corrupt(d <= max_def, "definition level {} above the maximum {}", d, max_def);
+    size_t start;
+    if (r == max_rep) {
+      start = 0;
+      row_open = true;
+    } else {
+      check_corrupt(row_open, "levels continue a row that never started");
+      start = inside_list_of_depth[r + 1];
+    }
+    bool outer_null = false;  // an enclosing struct/item layer is null
+    for (size_t k = start; k < m; ++k) {
+      const Meaning& mm = meaning[k];
+      LayerSlots& s = out[k];
+      if (k > 0 && meaning[k - 1].is_list) ++child_count[k - 1];
+      if (mm.is_list) s.offsets.push_back(child_count[k]);
+      ++s.num_slots;
+      if (outer_null) {
+        // Inside a null struct: the slot exists and is null; a list there has no items.
+        s.valid.push_back(0);
+        s.has_nulls = true;
+        if (mm.is_list) break;
+        continue;
+      }
+      if (d > mm.valid_max) {
+        const bool is_null = d == mm.null_def;
+        check_corrupt(is_null || d == mm.empty_def, "definition level {} has no meaning at layer {}", d, k);
+        s.valid.push_back(is_null ? 0 : 1);
+        s.has_nulls |= is_null;
+        // A null or empty list ends here; a null struct/item still has (null) inner slots.
+        if (mm.is_list || !is_null) break;
+        outer_null = true;
+        continue;
+      }
+      s.valid.push_back(1);
+    }
+  }
+  for (size_t k = 0; k < m; ++k)
+    if (out[k].is_list) out[k].offsets.push_back(child_count[k]);
+  return out;
+}
+
+}  // namespace lance::structural

@@ -1,0 +1,93 @@
+#include "cli_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace lance::testing {
+
+std::string source_path(const std::string& rel) { return std::string(LANCE_CLI_SOURCE_DIR) + "/" + rel; }
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_text) {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+    posix_spawn_file_actions_addclose(&fa, fd);
+  std::vector<std::string> argv_s = {LANCE_CLI_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawn(&pid, LANCE_CLI_BINARY, &fa, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("cannot start lance-cli");
+  posix_spawn_file_actions_destroy(&fa);
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  CliResult r;
+  size_t written = 0;
+  if (stdin_text.empty()) {
+    close(in_pipe[1]);
+    in_pipe[1] = -1;
+  } else {
+    fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
+  }
+  bool out_open = true, err_open = true;
+  char buf[65536];
+  while (out_open || err_open) {
+    std::vector<pollfd> fds;
+    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
+    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
+    if (in_pipe[1] >= 0) fds.push_back({in_pipe[1], POLLOUT, 0});
+    poll(fds.data(), fds.size(), -1);
+    for (auto& p : fds) {
+      if (p.fd == in_pipe[1] && (p.revents & (POLLOUT | POLLERR | POLLHUP))) {
+        ssize_t n = write(in_pipe[1], stdin_text.data() + written, stdin_text.size() - written);
+        if (n > 0) written += static_cast<size_t>(n);
+        if (n < 0 || written == stdin_text.size()) {
+          close(in_pipe[1]);
+          in_pipe[1] = -1;
+        }
+      } else if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+        ssize_t n = read(p.fd, buf, sizeof buf);
+        if (n <= 0) {
+          if (p.fd == out_pipe[0]) out_open = false;
+          else err_open = false;
+        } else {
+          (p.fd == out_pipe[0] ? r.out : r.err).append(buf, static_cast<size_t>(n));
+        }
+      }
+    }
+  }
+  if (in_pipe[1] >= 0) close(in_pipe[1]);
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+}  // namespace lance::testing

@@ -1,0 +1,144 @@
+// Rle mini-block and block forms (format map 6.6).
+#include "test_encoding_helpers.h"
+
+#include "encoding/rle.h"
+
+using namespace enc_test;
+using lance::encoding::decode_block;
+using lance::encoding::decode_levels;
+using lance::encoding::decode_miniblock;
+using lance::encoding::infer_block_num_values;
+using lance::encoding::rle_expand;
+
+namespace {
+
+template <typename T>
+std::pair<Bytes, Bytes> runs(const std::vector<std::pair<T, uint8_t>>& rs) {
+  Bytes values, lengths;
+  for (auto [v, l] : rs) {
+    put<T>(values, v);
+    lengths.push_back(l);
+  }
+  return {values, lengths};
+}
+
+Bytes block_form(const Bytes& values, const Bytes& lengths) {
+  Bytes out;
+  put<uint64_t>(out, values.size());
+  out.insert(out.end(), values.begin(), values.end());
+  out.insert(out.end(), lengths.begin(), lengths.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Rle mini-block: expands runs for every value width", "[encoding][rle]") {
+  {
+    auto [v, l] = runs<uint8_t>({{7, 3}, {9, 2}});
+    std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
+    auto b = decode_miniblock(rle(8), bufs, 5);
+    REQUIRE(b.data == Bytes{7, 7, 7, 9, 9});
+  }
+  {
+    auto [v, l] = runs<uint16_t>({{1000, 2}, {2000, 1}});
+    std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
+    REQUIRE(as_values<uint16_t>(decode_miniblock(rle(16), bufs, 3).data) == std::vector<uint16_t>{1000, 1000, 2000});
+  }
+  {
+    auto [v, l] = runs<uint32_t>({{42, 255}, {42, 255}, {42, 255}, {42, 235}, {100, 1}});
+    std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
+    auto out = as_values<uint32_t>(decode_miniblock(rle(32), bufs, 1001).data);
+    REQUIRE(out.size() == 1001);
+    REQUIRE(out[999] == 42);
+    REQUIRE(out[1000] == 100);
+  }
+  {
+    auto [v, l] = runs<uint64_t>({{~uint64_t{0}, 4}});
+    std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
+    REQUIRE(as_values<uint64_t>(decode_miniblock(rle(64), bufs, 4).data) == std::vector<uint64_t>(4, ~uint64_t{0}));
+  }
+}
+
+TEST_CASE("Rle mini-block: the last run may overshoot the chunk (clamp rule)", "[encoding][rle]") {
+  // Observed in real files: run lengths summing to 1025 for a 1024-value chunk.
+  std::vector<std::pair<uint32_t, uint8_t>> rs;
+  for (int i = 0; i < 4; ++i) rs.push_back({static_cast<uint32_t>(i), 255});
+  rs.push_back({99, 5});  // 4·255 + 5 = 1025
+  auto [v, l] = runs<uint32_t>(rs);
+  std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
+  auto out = as_values<uint32_t>(decode_miniblock(rle(32), bufs, 1024).data);
+  REQUIRE(out.size() == 1024);
+  REQUIRE(out[1019] == 3);
+  REQUIRE(out[1020] == 99);
+  REQUIRE(out[1023] == 99);
+  // Runs after the clamped one are ignored.
+  rs.push_back({5, 10});
+  auto [v2, l2] = runs<uint32_t>(rs);
+  std::array<ByteView, 2> bufs2{ByteView(v2), ByteView(l2)};
+  REQUIRE(as_values<uint32_t>(decode_miniblock(rle(32), bufs2, 1024).data) == out);
+  // But too few values is corrupt.
+  REQUIRE_CORRUPT(decode_miniblock(rle(32), bufs, 1026));
+}
+
+TEST_CASE("Rle block form: [u64 values bytes][values][u8 lengths], strict sum", "[encoding][rle]") {
+  // The shape of map appendix B's def levels: header 1024 → 512 u16 runs + 512 lengths = 1544 B.
+  std::vector<std::pair<uint16_t, uint8_t>> rs;
+  std::vector<uint16_t> expected;
+  for (uint16_t i = 0; i < 512; ++i) {
+    const uint8_t len = static_cast<uint8_t>(1 + i % 4);
+    rs.push_back({static_cast<uint16_t>(i % 3), len});
+    expected.insert(expected.end(), len, static_cast<uint16_t>(i % 3));
+  }
+  auto [v, l] = runs<uint16_t>(rs);
+  const Bytes buf = block_form(v, l);
+  REQUIRE(buf.size() == 1544);
+  REQUIRE(ByteView(buf).read<uint64_t>(0) == 1024);
+  const auto levels = decode_levels(rle(16), ByteView(buf), expected.size());
+  REQUIRE(levels == expected);
+  REQUIRE(infer_block_num_values(rle(16), ByteView(buf)) == expected.size());
+  // Block form does not clamp: a declared count below the run total is corrupt.
+  REQUIRE_CORRUPT(decode_block(rle(16), ByteView(buf), expected.size() - 1));
+  REQUIRE_CORRUPT(decode_block(rle(16), ByteView(buf), expected.size() + 1));
+  // The count can be congruent modulo 65536 to the u16 header (map 5.3): the caller infers it.
+  REQUIRE(*infer_block_num_values(rle(16), ByteView(buf)) % 65536 == expected.size() % 65536);
+  REQUIRE_FALSE(infer_block_num_values(flat(16), ByteView(buf)).has_value());
+}
+
+TEST_CASE("Rle: corrupt and unsupported inputs", "[encoding][rle]") {
+  auto [v, l] = runs<uint32_t>({{1, 2}, {2, 3}});
+  // Values not a multiple of the width; run count mismatch; empty runs with values expected.
+  Bytes short_values(v.begin(), v.end() - 1);
+  REQUIRE_CORRUPT(rle_expand(ByteView(short_values), ByteView(l), 32, 8, 5, true));
+  Bytes one_length(l.begin(), l.begin() + 1);
+  REQUIRE_CORRUPT(rle_expand(ByteView(v), ByteView(one_length), 32, 8, 5, true));
+  REQUIRE_CORRUPT(rle_expand(ByteView(), ByteView(), 32, 8, 5, true));
+  REQUIRE(rle_expand(ByteView(), ByteView(), 32, 8, 0, true).empty());
+  // A values section that overruns the block; a buffer too short for the header.
+  Bytes block = block_form(v, l);
+  block[0] = 200;
+  REQUIRE_CORRUPT(decode_block(rle(32), ByteView(block), 5));
+  Bytes tiny{1, 2, 3};
+  REQUIRE_CORRUPT(decode_block(rle(32), ByteView(tiny), 5));
+  // Absurd value count from two runs: rejected before allocating.
+  REQUIRE_CORRUPT(rle_expand(ByteView(v), ByteView(l), 32, 8, uint64_t{1} << 40, true));
+  // Non-Flat children and odd widths are unsupported.
+  REQUIRE_UNSUPPORTED(decode_block(rle(24), ByteView(block_form(v, l)), 5));
+  auto odd = rle(32);
+  *odd.mutable_rle()->mutable_values() = inline_bitpacking(32);
+  REQUIRE_UNSUPPORTED(decode_block(odd, ByteView(block_form(v, l)), 5));
+  // Missing child.
+  pb::CompressiveEncoding missing;
+  missing.mutable_rle();
+  REQUIRE_CORRUPT(decode_block(missing, ByteView(block_form(v, l)), 5));
+  // Wrong buffer count in a mini-block chunk.
+  std::array<ByteView, 1> one{ByteView(v)};
+  REQUIRE_CORRUPT(decode_miniblock(rle(32), one, 5));
+}
+
+TEST_CASE("Rle: 16-bit run lengths (newer writers)", "[encoding][rle]") {
+  Bytes v, l;
+  put<uint32_t>(v, 42);
+  put<uint16_t>(l, 1000);
+  std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
+  REQUIRE(as_values<uint32_t>(decode_miniblock(rle(32, 16), bufs, 1000).data) == std::vector<uint32_t>(1000, 42));
+}
