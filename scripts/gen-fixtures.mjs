@@ -1250,19 +1250,37 @@ function fxNestedMultipage() {
 
 // ---------------------------------------------------------------------------------------------
 
+function fixtureHelpers() {
+  return { arrow, lancedb, Rng, F, sentence, SPECIAL_SAMPLES, UNICODE_SAMPLES, makeTable, typeName, fullRangeInts,
+    fmtFloat, f16round, f16ToNumber, numberToF16Bits, fmtDate, fmtDateTime, fmtTime, fmtDecimal, jsonString, renderGoldens,
+    civilFromDays, mulberry32 };
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const onlyIdx = args.indexOf('--only');
   const only = onlyIdx >= 0 ? new Set(args[onlyIdx + 1].split(',')) : null;
   const phase1 = [fxInts, fxIntsLevels, fxFloats, fxStrings, fxStringsLong, fxTemporal, fxDecimals, fxMisc, fxEmpty, fxMultipage, fxSample];
   const phase2 = [fxNestedLists, fxNestedFsl, fxNestedStructs, fxNestedMap, fxNestedMultipage];
+  // More fixture sets live in scripts/fixtures/*.mjs: each default-exports a function that
+  // takes the shared helpers (below) and returns an array of factories returning fixture
+  // descriptions like the fx* functions here. (Helpers are passed in, not imported, because
+  // this module is still evaluating while it loads them.)
+  const extra = [];
+  const modDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+  if (fs.existsSync(modDir)) {
+    for (const f of fs.readdirSync(modDir).filter((n) => n.endsWith('.mjs')).sort()) {
+      const mod = await import(path.join(modDir, f));
+      extra.push(...mod.default(fixtureHelpers()));
+    }
+  }
   tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'lance-fixtures-'));
   if (!only) for (const d of [FIXTURES, GOLDEN, SAMPLE]) fs.rmSync(d, { recursive: true, force: true });
   fs.mkdirSync(FIXTURES, { recursive: true });
   fs.mkdirSync(GOLDEN, { recursive: true });
   fs.mkdirSync(SAMPLE, { recursive: true });
   try {
-    for (const mk of [...phase1, ...phase2]) {
+    for (const mk of [...phase1, ...phase2, ...extra]) {
       const fx = mk();
       if (only && !only.has(fx.name)) continue;
       console.log(`${fx.name}:`);
@@ -1283,8 +1301,21 @@ async function main() {
   const text = JSON.stringify(out, null, 2)
     .replace(/\[[\s\d,.-]*\]/g, (m) => m.replace(/\s+/g, '').replace(/,/g, ', '))
     .replace(/\[(\s*\[[\d, .-]*\],?)+\s*\]/g, (m) => m.replace(/\s+/g, '').replace(/,/g, ', '));
-  if (!only) writeOut(path.join(FIXTURES, 'index.json'), text + '\n');
-  else console.log('(--only: index.json not rewritten)');
+  if (!only) {
+    writeOut(path.join(FIXTURES, 'index.json'), text + '\n');
+  } else {
+    // --only: replace just the regenerated entries of the existing index.
+    const idxPath = path.join(FIXTURES, 'index.json');
+    const prev = fs.existsSync(idxPath) ? JSON.parse(fs.readFileSync(idxPath, 'utf8')) : { ...out, fixtures: [], rejected: [] };
+    const tables = new Set(index.map((e) => e.table));
+    prev.fixtures = [...prev.fixtures.filter((e) => !tables.has(e.table)), ...index];
+    prev.rejected = [...(prev.rejected || []).filter((e) => !only.has(e.fixture)), ...rejected];
+    const merged = JSON.stringify(prev, null, 2)
+      .replace(/\[[\s\d,.-]*\]/g, (m) => m.replace(/\s+/g, '').replace(/,/g, ', '))
+      .replace(/\[(\s*\[[\d, .-]*\],?)+\s*\]/g, (m) => m.replace(/\s+/g, '').replace(/,/g, ', '));
+    writeOut(idxPath, merged + '\n');
+    console.log('(--only: merged into index.json)');
+  }
   if (stats.float32Ties || stats.float16Ties) console.warn(`note: shortest-decimal ties: ${JSON.stringify(stats)}`);
   console.log(`done: ${index.length} fixture files, ${rejected.length} rejected columns`);
 }

@@ -134,6 +134,10 @@ TEST_CASE("float32 is shortest at float32 width", "[output][value]") {
   CHECK(f32(1e-45f) == "1e-45");
   CHECK(f32(1e21f) == "1e+21");
   CHECK(f32(1e-7f) == "1e-7");
+  // Powers of two where the shortest candidate lies above the value, not at its nearest rounding.
+  CHECK(f32(0x1p87f) == "1.5474251e+26");
+  CHECK(f32(0x1p90f) == "1.2379401e+27");
+  CHECK(f32(0x1p-96f) == "1.2621775e-29");
   CHECK(f32(std::numeric_limits<float>::quiet_NaN()) == "NaN");
   CHECK(f32(-std::numeric_limits<float>::infinity()) == "-Infinity");
   auto a = fixed<float>(make_type(TypeId::float32), {0.1f, std::numeric_limits<float>::infinity()});
@@ -156,6 +160,13 @@ TEST_CASE("float16 is shortest at half width", "[output][value]") {
   CHECK(f16(0x03ff) == "0.000061");  // largest subnormal, 6.0976e-5
   CHECK(f16(0x0400) == "0.00006104");  // smallest normal, 6.1035e-5 (6.1e-5 reads as 0x03ff)
   CHECK(f16(0x3c01) == "1.001");
+  // Two 4-digit candidates read back as the half: the nearer one, and on a tie the even one.
+  CHECK(f16(0x5ff9) == "510.2");   // 510.25: 510.2 and 510.3 equally near, 510.2 even
+  CHECK(f16(0x5ffb) == "510.8");   // 510.75
+  CHECK(f16(0x4d53) == "21.3");    // 21.296875
+  // A power of two: only the candidate above (where the gap to the next half is wider) reads
+  // back; nearest rounding of 0.015625 to 4 digits, 0.01562, does not.
+  CHECK(f16(0x2400) == "0.01563");
   CHECK(f16(0x0000) == "0");
   CHECK(f16(0x8000) == "-0");
   CHECK(f16(0x7e00) == "NaN");
