@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include "read/column_reader.h"
-#include "structural/assemble.h"
+#include "read/field_reader.h"
 
 namespace lance::read {
 
@@ -48,34 +47,11 @@ std::vector<size_t> resolve_projection(const format::Schema& schema, const std::
   return out;
 }
 
-struct FileRowReader::FieldReader {
-  const format::LanceField* field;
-  std::vector<std::unique_ptr<ColumnReader>> columns;
-};
-
 FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields)
     : file_(std::move(file)), field_indices_(std::move(fields)) {
-  if (!file_->version().is_structural())
-    throw Error(ErrorKind::unsupported, fmt::format("{}: format 2.0 files are not supported yet", file_->path()));
   for (size_t fi : field_indices_) {
-    const auto& field = file_->schema().fields.at(fi);
-    fields_.push_back(structural::output_field(field.arrow));
-    auto r = std::make_unique<FieldReader>();
-    r->field = &field;
-    std::vector<const format::LanceField*> leaves;
-    format::structural_leaves(field, leaves);
-    const auto& cols = file_->field_columns().at(fi);
-    check_corrupt(cols.size() == leaves.size(), "field '{}' maps to {} columns, expected {}", field.name, cols.size(),
-                  leaves.size());
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      r->columns.push_back(std::make_unique<ColumnReader>(file_, cols[i], leaves[i]->arrow->type, leaves[i]->name));
-      const auto& col = file_->columns().at(cols[i]);
-      if (col.num_rows() != file_->num_rows())
-        throw Error(ErrorKind::corrupt, fmt::format("{}: column {} (field '{}') has {} rows but the file has {}",
-                                                    file_->path(), cols[i], leaves[i]->name, col.num_rows(),
-                                                    file_->num_rows()));
-    }
-    readers_.push_back(std::move(r));
+    readers_.push_back(make_field_reader(file_, fi));
+    fields_.push_back(readers_.back()->output_field());
   }
 }
 
@@ -87,15 +63,8 @@ RecordBatch FileRowReader::read_range(uint64_t begin, uint64_t end) {
   batch.fields = fields_;
   batch.num_rows = static_cast<int64_t>(end - begin);
   for (auto& r : readers_) {
-    if (begin == end) {
-      batch.columns.push_back(make_null_array(structural::output_type(r->field->arrow->type), 0));
-      continue;
-    }
-    std::vector<structural::LeafData> leaves;
-    for (auto& c : r->columns) leaves.push_back(c->read(begin, end));
-    batch.columns.push_back(with_context(fmt::format("{}: field '{}'", file_->path(), r->field->name), [&] {
-      return structural::assemble_field(*r->field, leaves, end - begin);
-    }));
+    if (begin == end) batch.columns.push_back(make_null_array(r->output_field()->type, 0));
+    else batch.columns.push_back(r->read(begin, end));
   }
   return batch;
 }

@@ -13,6 +13,8 @@
 
 namespace lance::read {
 
+class FieldReader;
+
 /// Default rows per output batch.
 inline constexpr uint64_t kDefaultBatchSize = 8192;
 
@@ -35,7 +37,6 @@ class FileRowReader {
   RecordBatch read_range(uint64_t begin, uint64_t end);
 
  private:
-  struct FieldReader;
   std::shared_ptr<format::FileReader> file_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;

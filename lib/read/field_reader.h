@@ -1,0 +1,30 @@
+// One top-level field of one data file, read by row range. The file's version picks the
+// implementation: structural (2.1+: leaf columns + rep/def assembly) or legacy (2.0).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "array/array.h"
+#include "format/file_reader.h"
+
+namespace lance::read {
+
+class FieldReader {
+ public:
+  virtual ~FieldReader() = default;
+  /// The Arrow field produced (dictionary types already decoded to their value type).
+  virtual const FieldPtr& output_field() const = 0;
+  /// Rows [begin, end) of the file as one array of end - begin values (begin < end).
+  virtual ArrayPtr read(uint64_t begin, uint64_t end) = 0;
+};
+
+/// 2.1+ files.
+std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+/// 2.0 files (footer 0.3 / 2.0). Defined in legacy_field_reader.cpp.
+std::unique_ptr<FieldReader> make_legacy_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+
+/// Chooses by the file's version.
+std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+
+}  // namespace lance::read

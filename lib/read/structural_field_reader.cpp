@@ -1,0 +1,56 @@
+#include "read/column_reader.h"
+#include "read/field_reader.h"
+#include "structural/assemble.h"
+
+namespace lance::read {
+
+namespace {
+
+class StructuralFieldReader final : public FieldReader {
+ public:
+  StructuralFieldReader(std::shared_ptr<format::FileReader> file, size_t field_index)
+      : file_(std::move(file)), field_(&file_->schema().fields.at(field_index)) {
+    output_ = structural::output_field(field_->arrow);
+    std::vector<const format::LanceField*> leaves;
+    format::structural_leaves(*field_, leaves);
+    const auto& cols = file_->field_columns().at(field_index);
+    check_corrupt(cols.size() == leaves.size(), "field '{}' maps to {} columns, expected {}", field_->name,
+                  cols.size(), leaves.size());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const auto& col = file_->columns().at(cols[i]);
+      if (col.num_rows() != file_->num_rows())
+        throw Error(ErrorKind::corrupt, fmt::format("{}: column {} (field '{}') has {} rows but the file has {}",
+                                                    file_->path(), cols[i], leaves[i]->name, col.num_rows(),
+                                                    file_->num_rows()));
+      columns_.push_back(std::make_unique<ColumnReader>(file_, cols[i], leaves[i]->arrow->type, leaves[i]->name));
+    }
+  }
+
+  const FieldPtr& output_field() const override { return output_; }
+
+  ArrayPtr read(uint64_t begin, uint64_t end) override {
+    std::vector<structural::LeafData> leaves;
+    for (auto& c : columns_) leaves.push_back(c->read(begin, end));
+    return with_context(fmt::format("{}: field '{}'", file_->path(), field_->name),
+                        [&] { return structural::assemble_field(*field_, leaves, end - begin); });
+  }
+
+ private:
+  std::shared_ptr<format::FileReader> file_;
+  const format::LanceField* field_;
+  FieldPtr output_;
+  std::vector<std::unique_ptr<ColumnReader>> columns_;
+};
+
+}  // namespace
+
+std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {
+  return std::make_unique<StructuralFieldReader>(std::move(file), field_index);
+}
+
+std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {
+  if (file->version().is_structural()) return make_structural_field_reader(std::move(file), field_index);
+  return make_legacy_field_reader(std::move(file), field_index);
+}
+
+}  // namespace lance::read
