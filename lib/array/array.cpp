@@ -158,10 +158,8 @@ void append_bits(Bytes& dst, int64_t dst_len, const uint8_t* src, int64_t n) {
 template <typename Offset>
 void append_offsets(Bytes& dst, const ArrayData& a, Offset base) {
   const Offset* src = a.values<Offset>(0);
-  size_t start = dst.empty() ? 0 : 1;
   if (dst.empty()) append_le<Offset>(dst, base);
   for (int64_t i = 1; i <= a.length; ++i) append_le<Offset>(dst, static_cast<Offset>(base + src[i] - src[0]));
-  (void)start;
 }
 
 }  // namespace
@@ -212,8 +210,7 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
         else child_parts.push_back(slice_array(p->children[0], b, e - b));
         base += e - b;
       }
-      if (t.is_large_offsets()) check_corrupt(true, "");
-      else check_corrupt(base <= INT32_MAX, "concatenated array exceeds 2 GiB of 32-bit offsets");
+      if (!t.is_large_offsets()) check_corrupt(base <= INT32_MAX, "concatenated array exceeds 2 GiB of 32-bit offsets");
       out->buffers = {offsets};
       if (t.is_binary_like()) out->buffers.push_back(data);
       else out->children = {concat_arrays(t.children[0]->type, child_parts)};
@@ -240,11 +237,13 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
       int64_t shift = 0;
       const int w = t.index_type->bit_width() / 8;
       for (const auto& p : parts) {
+        check_corrupt(p->dictionary != nullptr, "dictionary array without a dictionary");
         for (int64_t i = 0; i < p->length; ++i) {
           int64_t v = 0;
           std::memcpy(&v, p->buffers[0]->data() + i * w, w);
           if (w < 8 && t.index_type->is_signed_integer() && (v >> (w * 8 - 1)) & 1) v |= ~((int64_t{1} << (w * 8)) - 1);
           v += shift;
+          if (w < 8) check_corrupt(v < (int64_t{1} << (w * 8 - 1)), "concatenated dictionaries overflow the index type");
           idx->insert(idx->end(), reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + w);
         }
         dicts.push_back(p->dictionary);
@@ -255,8 +254,14 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
       break;
     }
     default: {
+      // Exactly length × width bytes of each part (a part's buffer may carry padding).
+      const size_t w = static_cast<size_t>(t.bit_width() / 8);
       auto b = std::make_shared<Bytes>();
-      for (const auto& p : parts) b->insert(b->end(), p->buffers[0]->begin(), p->buffers[0]->end());
+      b->reserve(static_cast<size_t>(total) * w);
+      for (const auto& p : parts) {
+        check_corrupt(p->buffers[0]->size() >= static_cast<size_t>(p->length) * w, "array buffer too short");
+        b->insert(b->end(), p->buffers[0]->begin(), p->buffers[0]->begin() + p->length * w);
+      }
       out->buffers = {b};
       break;
     }

@@ -157,7 +157,7 @@ void append_float16_text(std::string& out, uint16_t bits) {
 
   auto round_trips = [&](uint64_t digits, int power) {
     char buf[kFloatCharsCapacity];
-    auto r = std::to_chars(buf, buf + sizeof buf, digits);
+    auto r = std::to_chars(buf, buf + 24, digits);  // at most 20 digits, then room for "e-12"
     *r.ptr++ = 'e';
     r = std::to_chars(r.ptr, buf + sizeof buf, power);
     double parsed = 0;

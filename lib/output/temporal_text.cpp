@@ -1,6 +1,5 @@
 #include "output/temporal_text.h"
 
-#include <charconv>
 
 namespace lance {
 
@@ -45,23 +44,58 @@ FloorDiv floor_div(int64_t value, int64_t divisor) {
   return {q, r};
 }
 
-/// Appends `value` in decimal, left-padded with zeros to at least `width` digits.
-void append_padded(std::string& out, uint64_t value, int width) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, value);
-  for (auto n = static_cast<int>(r.ptr - buf); n < width; ++n) out += '0';
-  out.append(buf, r.ptr);
-}
-
-void append_year(std::string& out, int64_t year) {
-  if (year < 0) {
-    out += '-';
-    append_padded(out, static_cast<uint64_t>(-year), 4);
-  } else {
-    if (year > 9999) out += '+';
-    append_padded(out, static_cast<uint64_t>(year), 4);
+/// Builds one temporal text in a fixed buffer, appended to the output in one piece
+/// (fewer string appends per value: this runs for every cell of a temporal column).
+class TextBuilder {
+ public:
+  void put(char c) { data_[size_++] = c; }
+  /// `value` in decimal, left-padded with zeros to at least `width` digits.
+  void put_padded(uint64_t value, int width) {
+    char digits[20];
+    int n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    for (int k = n; k < width; ++k) data_[size_++] = '0';
+    while (n > 0) data_[size_++] = digits[--n];
   }
-}
+  void put_year(int64_t year) {
+    if (year < 0) {
+      put('-');
+      put_padded(0 - static_cast<uint64_t>(year), 4);
+    } else {
+      if (year > 9999) put('+');
+      put_padded(static_cast<uint64_t>(year), 4);
+    }
+  }
+  void put_date(int64_t days) {
+    const CivilDate d = civil_from_days(days);
+    put_year(d.year);
+    put('-');
+    put_padded(d.month, 2);
+    put('-');
+    put_padded(d.day, 2);
+  }
+  /// `HH:MM:SS` of a second count (hours not wrapped), then `.` and the fraction if any digits.
+  void put_clock(uint64_t seconds, uint64_t fraction, int num_fraction_digits) {
+    put_padded(seconds / 3600, 2);
+    put(':');
+    put_padded(seconds / 60 % 60, 2);
+    put(':');
+    put_padded(seconds % 60, 2);
+    if (num_fraction_digits > 0) {
+      put('.');
+      put_padded(fraction, num_fraction_digits);
+    }
+  }
+  void append_to(std::string& out) const { out.append(data_, size_); }
+
+ private:
+  /// The longest text: a sign, a 12-digit year, "-MM-DDTHH:MM:SS.", 9 fraction digits, "Z".
+  char data_[64];
+  size_t size_ = 0;
+};
 
 int64_t units_per_second(TimeUnit unit) {
   switch (unit) {
@@ -83,59 +117,49 @@ int fraction_digits(TimeUnit unit) {
   return 0;
 }
 
-/// `HH:MM:SS` of a second count (hours not wrapped), then `.` and the fraction if any digits.
-void append_clock(std::string& out, uint64_t seconds, uint64_t fraction, int num_fraction_digits) {
-  append_padded(out, seconds / 3600, 2);
-  out += ':';
-  append_padded(out, seconds / 60 % 60, 2);
-  out += ':';
-  append_padded(out, seconds % 60, 2);
-  if (num_fraction_digits > 0) {
-    out += '.';
-    append_padded(out, fraction, num_fraction_digits);
-  }
-}
-
 }  // namespace
 
 void append_date_text(std::string& out, int64_t days) {
-  const CivilDate d = civil_from_days(days);
-  append_year(out, d.year);
-  out += '-';
-  append_padded(out, d.month, 2);
-  out += '-';
-  append_padded(out, d.day, 2);
+  TextBuilder text;
+  text.put_date(days);
+  text.append_to(out);
 }
 
 void append_date64_text(std::string& out, int64_t millis) {
   const FloorDiv days = floor_div(millis, kMillisPerDay);
-  append_date_text(out, days.quotient);
+  TextBuilder text;
+  text.put_date(days.quotient);
   if (days.remainder != 0) {
-    out += 'T';
+    text.put('T');
     const auto ms = static_cast<uint64_t>(days.remainder);
-    append_clock(out, ms / 1000, ms % 1000, 3);
+    text.put_clock(ms / 1000, ms % 1000, 3);
   }
+  text.append_to(out);
 }
 
 void append_time_text(std::string& out, int64_t value, TimeUnit unit) {
+  TextBuilder text;
   // The magnitude as unsigned, so INT64_MIN does not overflow.
   uint64_t magnitude = static_cast<uint64_t>(value);
   if (value < 0) {
-    out += '-';
+    text.put('-');
     magnitude = 0 - magnitude;
   }
   const auto per_second = static_cast<uint64_t>(units_per_second(unit));
-  append_clock(out, magnitude / per_second, magnitude % per_second, fraction_digits(unit));
+  text.put_clock(magnitude / per_second, magnitude % per_second, fraction_digits(unit));
+  text.append_to(out);
 }
 
 void append_timestamp_text(std::string& out, int64_t value, TimeUnit unit, bool utc_suffix) {
   const FloorDiv seconds = floor_div(value, units_per_second(unit));
   const FloorDiv days = floor_div(seconds.quotient, kSecondsPerDay);
-  append_date_text(out, days.quotient);
-  out += 'T';
-  append_clock(out, static_cast<uint64_t>(days.remainder), static_cast<uint64_t>(seconds.remainder),
-               fraction_digits(unit));
-  if (utc_suffix) out += 'Z';
+  TextBuilder text;
+  text.put_date(days.quotient);
+  text.put('T');
+  text.put_clock(static_cast<uint64_t>(days.remainder), static_cast<uint64_t>(seconds.remainder),
+                 fraction_digits(unit));
+  if (utc_suffix) text.put('Z');
+  text.append_to(out);
 }
 
 }  // namespace lance

@@ -4,6 +4,22 @@
 
 namespace lance::read {
 
+using structural::LeafData;
+
+/// Per page: its local row ranges and where its data parts are in the request results.
+struct ColumnReader::Pending {
+  struct PagePart {
+    size_t page;
+    std::vector<RowRange> local;
+    size_t request;  // index into futures
+    size_t first_part;
+    size_t num_parts;
+  };
+  std::vector<PagePart> pages;
+  std::vector<std::future<std::vector<Bytes>>> futures;
+  uint64_t num_rows = 0;
+};
+
 ColumnReader::ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type,
                            std::string field_name)
     : file_(std::move(file)), column_(column), leaf_type_(std::move(leaf_type)), field_name_(std::move(field_name)) {
@@ -16,44 +32,125 @@ ColumnReader::ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t co
   page_starts_.push_back(row);
 }
 
-structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
-  if (page != current_page_) {
-    structural::PageContext ctx;
-    ctx.page = &file_->columns()[column_].pages[page];
-    ctx.io = &file_->io();
-    ctx.version = file_->version();
-    ctx.leaf_type = leaf_type_;
-    current_.reset();
-    current_page_ = SIZE_MAX;
-    current_ = structural::make_page_decoder(ctx);
-    current_page_ = page;
-  }
-  return *current_;
+ColumnReader::~ColumnReader() = default;
+
+std::string ColumnReader::context() const {
+  return fmt::format("{}: column {} (field '{}')", file_->path(), column_, field_name_);
 }
 
-structural::LeafData ColumnReader::read(uint64_t begin, uint64_t end) {
-  return with_context(fmt::format("{}: column {} (field '{}')", file_->path(), column_, field_name_), [&] {
-    check_corrupt(end <= page_starts_.back(), "rows [{}, {}) but the column has {} rows", begin, end, page_starts_.back());
-    structural::LeafData out;
-    size_t page = static_cast<size_t>(std::upper_bound(page_starts_.begin(), page_starts_.end(), begin) -
-                                      page_starts_.begin()) - 1;
-    uint64_t row = begin;
-    while (row < end) {
-      check_corrupt(page + 1 < page_starts_.size(), "row {} lies past the last page", row);
-      const uint64_t ps = page_starts_[page], pe = page_starts_[page + 1];
-      if (pe > ps) {
-        const uint64_t take_end = std::min(end, pe);
-        structural::LeafData part = with_context(fmt::format("page {}", page), [&] {
-          auto& dec = decoder_for(page);
-          return with_context(dec.layout_name(), [&] { return dec.read_rows(row - ps, take_end - ps); });
-        });
-        structural::append_leaf(out, std::move(part));
-        row = take_end;
+structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
+  auto it = decoders_.find(page);
+  if (it != decoders_.end()) return *it->second;
+  structural::PageContext ctx;
+  ctx.page = &file_->columns()[column_].pages[page];
+  ctx.io = &file_->io();
+  ctx.version = file_->version();
+  ctx.leaf_type = leaf_type_;
+  ctx.file_size = file_->file_size();
+  auto dec = with_context(fmt::format("page {}", page), [&] { return structural::make_page_decoder(ctx); });
+  return *decoders_.emplace(page, std::move(dec)).first->second;
+}
+
+void ColumnReader::release_before(uint64_t row) {
+  for (auto it = decoders_.begin(); it != decoders_.end();) {
+    if (page_starts_[it->first + 1] <= row) it = decoders_.erase(it);
+    else ++it;
+  }
+}
+
+std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRange> ranges) {
+  return with_context(context(), [&] {
+    auto pending = std::make_unique<Pending>();
+    // 1. Split the ranges by page.
+    for (const auto& r : ranges) {
+      check_corrupt(r.begin < r.end && r.end <= page_starts_.back(), "rows [{}, {}) but the column has {} rows",
+                    r.begin, r.end, page_starts_.back());
+      pending->num_rows += r.size();
+      size_t page = static_cast<size_t>(std::upper_bound(page_starts_.begin(), page_starts_.end(), r.begin) -
+                                        page_starts_.begin()) - 1;
+      for (uint64_t row = r.begin; row < r.end; ++page) {
+        const uint64_t ps = page_starts_[page], pe = page_starts_[page + 1];
+        if (pe <= row) continue;
+        const uint64_t e = std::min(r.end, pe);
+        if (pending->pages.empty() || pending->pages.back().page != page)
+          pending->pages.push_back({page, {}, 0, 0, 0});
+        pending->pages.back().local.push_back({row - ps, e - ps});
+        row = e;
       }
-      ++page;
+    }
+    const uint64_t priority = ranges.empty() ? 0 : ranges.front().begin;
+    // 2. Metadata round: every new page's metadata in one request.
+    {
+      std::vector<io::ByteRange> meta;
+      std::vector<std::pair<size_t, size_t>> slices;  // per page: first, count
+      for (auto& p : pending->pages) {
+        auto m = with_context(fmt::format("page {}", p.page), [&] { return decoder_for(p.page).metadata_ranges(p.local); });
+        slices.emplace_back(meta.size(), m.size());
+        meta.insert(meta.end(), m.begin(), m.end());
+      }
+      if (!meta.empty()) {
+        auto parts = file_->io().read(std::move(meta), priority);
+        for (size_t i = 0; i < pending->pages.size(); ++i) {
+          auto& p = pending->pages[i];
+          if (slices[i].second == 0) continue;
+          std::vector<Bytes> mine(std::make_move_iterator(parts.begin() + slices[i].first),
+                                  std::make_move_iterator(parts.begin() + slices[i].first + slices[i].second));
+          with_context(fmt::format("page {}", p.page), [&] { decoder_for(p.page).load_metadata(p.local, std::move(mine)); });
+        }
+      }
+    }
+    // 3. Data round: consecutive pages' ranges grouped into requests of about kPageBatchBytes.
+    std::vector<io::ByteRange> batch;
+    uint64_t batch_bytes = 0;
+    auto flush = [&] {
+      if (batch.empty()) return;
+      pending->futures.push_back(file_->io().submit(std::move(batch), priority));
+      batch.clear();
+      batch_bytes = 0;
+    };
+    for (auto& p : pending->pages) {
+      auto d = with_context(fmt::format("page {}", p.page), [&] { return decoder_for(p.page).data_ranges(p.local); });
+      uint64_t bytes = 0;
+      for (const auto& r : d) bytes += r.length;
+      if (!batch.empty() && batch_bytes + bytes > kPageBatchBytes) flush();
+      p.request = pending->futures.size();
+      p.first_part = batch.size();
+      p.num_parts = d.size();
+      batch.insert(batch.end(), d.begin(), d.end());
+      batch_bytes += bytes;
+    }
+    flush();
+    return pending;
+  });
+}
+
+LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
+  return with_context(context(), [&] {
+    std::vector<std::vector<Bytes>> results;
+    for (auto& f : pending->futures) results.push_back(f.get());
+    LeafData out;
+    for (auto& p : pending->pages) {
+      std::vector<Bytes> mine;
+      if (p.num_parts) {
+        auto& r = results.at(p.request);
+        mine.assign(std::make_move_iterator(r.begin() + p.first_part),
+                    std::make_move_iterator(r.begin() + p.first_part + p.num_parts));
+      }
+      LeafData part = with_context(fmt::format("page {}", p.page), [&] {
+        auto& dec = decoder_for(p.page);
+        return with_context(dec.layout_name(), [&] { return dec.decode(p.local, std::move(mine)); });
+      });
+      structural::append_leaf(out, std::move(part));
     }
     return out;
   });
+}
+
+LeafData ColumnReader::read_ranges(std::span<const RowRange> ranges) { return finish(start(ranges)); }
+
+LeafData ColumnReader::read(uint64_t begin, uint64_t end) {
+  RowRange r{begin, end};
+  return read_ranges(std::span<const RowRange>(&r, 1));
 }
 
 }  // namespace lance::read

@@ -1,7 +1,10 @@
-// Reads row ranges of one leaf column across its pages.
+// Reads rows of one leaf column across its pages, batching the I/O of many pages.
 #pragma once
 
+#include <future>
+#include <map>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "format/file_reader.h"
@@ -9,26 +12,52 @@
 
 namespace lance::read {
 
-/// Rows of one 2.1+ leaf column, page by page. Keeps the decoder of the page it last
-/// used, so a scan that moves forward reads each page's metadata once.
+/// Rows [begin, end) of a file.
+using structural::RowRange;
+
+/// Default byte budget of one I/O request: consecutive page reads of a column are grouped
+/// into requests of about this size so the scheduler can merge neighbours.
+inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
+
+/// Rows of one 2.1+ leaf column. Not thread-safe.
+///
+/// Reading is split so that I/O can run ahead of decoding:
+///   auto pending = col.start({{0, 8192}});   // metadata (if new pages) then data reads submitted
+///   ...                                        // e.g. decode the previous batch meanwhile
+///   LeafData rows = col.finish(std::move(pending));
 class ColumnReader {
  public:
   ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type, std::string field_name);
+  ~ColumnReader();
 
-  /// Rows [begin, end) of the file (begin < end ≤ the column's rows), as one LeafData.
-  /// Pages outside the range are not touched. Errors carry the column and page.
+  /// Reads submitted for some rows, not yet decoded.
+  struct Pending;
+
+  /// Starts reading `ranges` (file rows; sorted, non-overlapping, non-empty, within the
+  /// column). Loads page metadata first when a page is new (a synchronous round).
+  std::unique_ptr<Pending> start(std::span<const RowRange> ranges);
+  /// Waits for the reads and decodes; the rows of all ranges, in order.
+  structural::LeafData finish(std::unique_ptr<Pending> pending);
+
+  /// start + finish.
   structural::LeafData read(uint64_t begin, uint64_t end);
+  structural::LeafData read_ranges(std::span<const RowRange> ranges);
+
+  /// Drops cached page decoders of pages that end at or before `row` (a scan moving on).
+  void release_before(uint64_t row);
+
+  uint32_t column() const { return column_; }
 
  private:
   structural::PageDecoder& decoder_for(size_t page);
+  std::string context() const;
 
   std::shared_ptr<format::FileReader> file_;
   uint32_t column_;
   TypePtr leaf_type_;
   std::string field_name_;
   std::vector<uint64_t> page_starts_;  // first row of each page, plus the end
-  size_t current_page_ = SIZE_MAX;
-  std::unique_ptr<structural::PageDecoder> current_;
+  std::map<size_t, std::unique_ptr<structural::PageDecoder>> decoders_;
 };
 
 }  // namespace lance::read

@@ -4,11 +4,16 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "array/array.h"
 #include "format/file_reader.h"
+#include "structural/page_decoder.h"
 
 namespace lance::read {
+
+using structural::RowRange;
 
 class FieldReader {
  public:
@@ -17,6 +22,17 @@ class FieldReader {
   virtual const FieldPtr& output_field() const = 0;
   /// Rows [begin, end) of the file as one array of end - begin values (begin < end).
   virtual ArrayPtr read(uint64_t begin, uint64_t end) = 0;
+
+  /// Reads submitted but not yet decoded (see start/finish).
+  struct Pending {
+    virtual ~Pending() = default;
+    std::vector<RowRange> ranges;
+  };
+  /// Starts reading `ranges` (sorted, non-overlapping, non-empty); I/O may run while the
+  /// caller does other work. The default submits nothing and reads in `finish`.
+  virtual std::unique_ptr<Pending> start(std::span<const RowRange> ranges);
+  /// The rows of all ranges, in order, as one array.
+  virtual ArrayPtr finish(std::unique_ptr<Pending> pending);
 };
 
 /// 2.1+ files.

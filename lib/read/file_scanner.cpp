@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "array/take.h"
 #include "read/field_reader.h"
 
 namespace lance::read {
@@ -57,6 +58,53 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vect
 
 FileRowReader::~FileRowReader() = default;
 FileRowReader::FileRowReader(FileRowReader&&) noexcept = default;
+
+std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<structural::RowRange> ranges) {
+  auto p = std::make_unique<PendingBatch>();
+  for (const auto& r : ranges) {
+    check_corrupt(r.begin < r.end && r.end <= num_rows(), "rows [{}, {}) outside a file of {}", r.begin, r.end,
+                  num_rows());
+    p->num_rows += r.size();
+  }
+  for (auto& f : readers_) p->fields.push_back(f->start(ranges));
+  return p;
+}
+
+RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
+  RecordBatch batch;
+  batch.fields = fields_;
+  batch.num_rows = static_cast<int64_t>(pending->num_rows);
+  for (size_t i = 0; i < readers_.size(); ++i) {
+    if (pending->num_rows == 0) batch.columns.push_back(make_null_array(fields_[i]->type, 0));
+    else batch.columns.push_back(readers_[i]->finish(std::move(pending->fields[i])));
+  }
+  return batch;
+}
+
+RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
+  for (uint64_t r : rows)
+    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, file_->path(), num_rows());
+  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<structural::RowRange> ranges;
+  for (uint64_t r : sorted) {
+    if (!ranges.empty() && ranges.back().end == r) ranges.back().end = r + 1;
+    else ranges.push_back({r, r + 1});
+  }
+  RecordBatch read = ranges.empty() ? read_range(0, 0) : finish(start(ranges));
+  // Position of each requested row within `read` (which holds `sorted` in order).
+  std::vector<int64_t> index(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    index[i] = std::lower_bound(sorted.begin(), sorted.end(), rows[i]) - sorted.begin();
+  bool identity = sorted.size() == rows.size() && std::equal(sorted.begin(), sorted.end(), rows.begin());
+  if (identity) return read;
+  RecordBatch out;
+  out.fields = read.fields;
+  out.num_rows = static_cast<int64_t>(rows.size());
+  for (const auto& c : read.columns) out.columns.push_back(take_array(c, index));
+  return out;
+}
 
 RecordBatch FileRowReader::read_range(uint64_t begin, uint64_t end) {
   RecordBatch batch;

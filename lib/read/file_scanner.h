@@ -5,15 +5,16 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "array/array.h"
 #include "format/file_reader.h"
+#include "read/field_reader.h"
+#include "structural/page_decoder.h"
 
 namespace lance::read {
-
-class FieldReader;
 
 /// Default rows per output batch.
 inline constexpr uint64_t kDefaultBatchSize = 8192;
@@ -35,6 +36,22 @@ class FileRowReader {
 
   /// Rows [begin, end) as one batch (begin ≤ end ≤ num_rows()).
   RecordBatch read_range(uint64_t begin, uint64_t end);
+
+  /// Reads of a batch submitted but not decoded: lets a scan read batch k+1 while
+  /// batch k is decoded and written.
+  struct PendingBatch {
+    std::vector<std::unique_ptr<FieldReader::Pending>> fields;
+    uint64_t num_rows = 0;
+  };
+  /// Starts reading `ranges` (sorted, non-overlapping, non-empty, within the file).
+  std::unique_ptr<PendingBatch> start(std::vector<structural::RowRange> ranges);
+  /// The rows of all ranges of `pending`, in order.
+  RecordBatch finish(std::unique_ptr<PendingBatch> pending);
+
+  /// Rows by number, in the order given (repeats allowed): each needed page's bytes
+  /// are fetched in batched requests, every row read once. Throws Error(usage) for a row
+  /// ≥ num_rows().
+  RecordBatch take(std::span<const uint64_t> rows);
 
  private:
   std::shared_ptr<format::FileReader> file_;

@@ -29,10 +29,31 @@ class StructuralFieldReader final : public FieldReader {
   const FieldPtr& output_field() const override { return output_; }
 
   ArrayPtr read(uint64_t begin, uint64_t end) override {
+    RowRange r{begin, end};
+    return finish(start(std::span<const RowRange>(&r, 1)));
+  }
+
+  struct StructuralPending : Pending {
+    std::vector<std::unique_ptr<ColumnReader::Pending>> columns;
+    uint64_t num_rows = 0;
+  };
+
+  std::unique_ptr<Pending> start(std::span<const RowRange> ranges) override {
+    auto p = std::make_unique<StructuralPending>();
+    p->ranges.assign(ranges.begin(), ranges.end());
+    for (const auto& r : ranges) p->num_rows += r.size();
+    for (auto& c : columns_) p->columns.push_back(c->start(ranges));
+    return p;
+  }
+
+  ArrayPtr finish(std::unique_ptr<Pending> pending) override {
+    auto& p = static_cast<StructuralPending&>(*pending);
     std::vector<structural::LeafData> leaves;
-    for (auto& c : columns_) leaves.push_back(c->read(begin, end));
+    for (size_t i = 0; i < columns_.size(); ++i) leaves.push_back(columns_[i]->finish(std::move(p.columns[i])));
+    if (!p.ranges.empty())
+      for (auto& c : columns_) c->release_before(p.ranges.front().begin);
     return with_context(fmt::format("{}: field '{}'", file_->path(), field_->name),
-                        [&] { return structural::assemble_field(*field_, leaves, end - begin); });
+                        [&] { return structural::assemble_field(*field_, leaves, p.num_rows); });
   }
 
  private:
@@ -43,6 +64,19 @@ class StructuralFieldReader final : public FieldReader {
 };
 
 }  // namespace
+
+std::unique_ptr<FieldReader::Pending> FieldReader::start(std::span<const RowRange> ranges) {
+  auto p = std::make_unique<Pending>();
+  p->ranges.assign(ranges.begin(), ranges.end());
+  return p;
+}
+
+ArrayPtr FieldReader::finish(std::unique_ptr<Pending> pending) {
+  std::vector<ArrayPtr> parts;
+  for (const auto& r : pending->ranges) parts.push_back(read(r.begin, r.end));
+  if (parts.empty()) return make_null_array(output_field()->type, 0);
+  return concat_arrays(output_field()->type, parts);
+}
 
 std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {
   return std::make_unique<StructuralFieldReader>(std::move(file), field_index);

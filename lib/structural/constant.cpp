@@ -101,7 +101,8 @@ DataBlock parse_scalar_buffer(ByteView buf, const DataBlock& shape) {
 
 class ConstantDecoder final : public PageDecoder {
  public:
-  ConstantDecoder(const PageContext& ctx, const pb::ConstantLayout& layout) : ctx_(ctx), layout_(layout) {
+  ConstantDecoder(const PageContext& ctx, const pb::ConstantLayout& layout)
+      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     if (layers_.empty()) layers_.push_back(pb::REPDEF_NULLABLE_ITEM);
     max_rep_ = max_rep_level(layers_);
@@ -111,8 +112,31 @@ class ConstantDecoder final : public PageDecoder {
 
   const char* layout_name() const override { return layout_.has_inline_value() ? "constant" : "constant/all-null"; }
 
-  LeafData read_rows(uint64_t begin, uint64_t end) override {
-    init();
+  std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange>) override {
+    if (initialized_) return {};
+    return ctx_.page->buffers;
+  }
+
+  void load_metadata(std::span<const RowRange>, std::vector<Bytes>&& parts) override {
+    if (!initialized_) init(std::move(parts));
+  }
+
+  std::vector<io::ByteRange> data_ranges(std::span<const RowRange>) override { return {}; }
+
+  LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&&) override {
+    LeafData out;
+    out.layers = layers_;
+    if (rows.empty()) return out;
+    if (!initialized_) {
+      check_corrupt(ctx_.page->buffers.empty(), "constant page decoded before its buffers were read");
+      init({});
+    }
+    for (const auto& r : rows) append_leaf(out, read_range(r.begin, r.end));
+    return out;
+  }
+
+ private:
+  LeafData read_range(uint64_t begin, uint64_t end) {
     LeafData out;
     out.layers = layers_;
     out.num_rows = end - begin;
@@ -149,9 +173,7 @@ class ConstantDecoder final : public PageDecoder {
     return out;
   }
 
- private:
-  void init() {
-    if (initialized_) return;
+  void init(std::vector<Bytes>&& parts) {
     initialized_ = true;
     const auto& bufs = ctx_.page->buffers;
     const bool inl = layout_.has_inline_value();
@@ -164,9 +186,8 @@ class ConstantDecoder final : public PageDecoder {
       default: throw_corrupt("constant page with {} buffers", bufs.size());
     }
     has_scalar_ = inl || value_buf != SIZE_MAX;
-    std::vector<io::ByteRange> ranges;
-    for (size_t i = 0; i < bufs.size(); ++i) ranges.push_back(bufs[i]);
-    auto parts = ctx_.io->read(ranges, ctx_.page->priority);
+    check_corrupt(parts.size() == bufs.size(), "constant page read returned {} of {} buffers", parts.size(),
+                  bufs.size());
     if (inl) {
       scalar_ = shape_;
       scalar_.num_values = 1;

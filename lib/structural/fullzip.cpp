@@ -20,7 +20,8 @@ namespace {
 
 class FullZipDecoder final : public PageDecoder {
  public:
-  FullZipDecoder(const PageContext& ctx, const pb::FullZipLayout& layout) : ctx_(ctx), layout_(layout) {
+  FullZipDecoder(const PageContext& ctx, const pb::FullZipLayout& layout)
+      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
     max_visible_def_ = max_visible_def(layers_);
@@ -44,50 +45,91 @@ class FullZipDecoder final : public PageDecoder {
 
   const char* layout_name() const override { return "full-zip"; }
 
-  LeafData read_rows(uint64_t begin, uint64_t end) override {
-    LeafData out;
-    out.layers = layers_;
-    out.num_rows = end - begin;
-    if (begin == end) return out;
-    const uint64_t rows = ctx_.page->num_rows;
-    check_corrupt(end <= rows, "rows [{}, {}) outside a page of {}", begin, end, rows);
-    const auto& data_buf = ctx_.page->buffers[0];
-    const uint64_t priority = ctx_.page->priority + begin;
+  std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) override {
+    if (!needs_index(rows)) return {};
+    const auto& idx_buf = ctx_.page->buffers[1];
+    const uint64_t n = ctx_.page->num_rows;
+    check_corrupt(idx_buf.length % (n + 1) == 0, "repetition index of {} bytes for {} rows", idx_buf.length, n);
+    const uint64_t w = idx_buf.length / (n + 1);
+    check_corrupt(w == 1 || w == 2 || w == 4 || w == 8, "repetition index entries of {} bytes", w);
+    std::vector<io::ByteRange> out;
+    for (const auto& r : rows) {
+      check_range(r);
+      out.push_back({idx_buf.offset + r.begin * w, (r.size() + 1) * w});
+    }
+    return out;
+  }
 
-    Bytes zipped;
-    if (!has_rep_index_) {
-      const uint64_t stride = cw_bytes_ + layout_.bits_per_value() / 8;
-      check_corrupt(rows * stride <= data_buf.length, "page of {} rows × {} bytes exceeds its {}-byte buffer", rows,
-                    stride, data_buf.length);
-      zipped = ctx_.io->read_range({data_buf.offset + begin * stride, (end - begin) * stride}, priority);
-    } else if (begin == 0 && end == rows) {
-      // The whole page: one read, no repetition index needed.
-      zipped = ctx_.io->read_range(data_buf, priority);
-    } else {
-      const auto& idx_buf = ctx_.page->buffers[1];
-      check_corrupt(idx_buf.length % (rows + 1) == 0, "repetition index of {} bytes for {} rows", idx_buf.length, rows);
-      const uint64_t w = idx_buf.length / (rows + 1);
-      check_corrupt(w == 1 || w == 2 || w == 4 || w == 8, "repetition index entries of {} bytes", w);
-      Bytes idx = ctx_.io->read_range({idx_buf.offset + begin * w, (end - begin + 1) * w}, priority);
-      auto entry = [&](uint64_t i) -> uint64_t {
-        ByteView v(idx);
+  void load_metadata(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
+    byte_ranges_.clear();
+    if (!needs_index(rows)) return;
+    check_corrupt(parts.size() == rows.size(), "repetition index read returned {} parts", parts.size());
+    const auto& data_buf = ctx_.page->buffers[0];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      ByteView v(parts[i]);
+      const uint64_t w = v.size() / (rows[i].size() + 1);
+      auto entry = [&](uint64_t k) -> uint64_t {
         switch (w) {
-          case 1: return v.read<uint8_t>(i);
-          case 2: return v.read<uint16_t>(i * 2);
-          case 4: return v.read<uint32_t>(i * 4);
-          default: return v.read<uint64_t>(i * 8);
+          case 1: return v.read<uint8_t>(k);
+          case 2: return v.read<uint16_t>(k * 2);
+          case 4: return v.read<uint32_t>(k * 4);
+          default: return v.read<uint64_t>(k * 8);
         }
       };
-      uint64_t lo = entry(0), hi = entry(end - begin);
+      uint64_t lo = entry(0), hi = entry(rows[i].size());
       check_corrupt(lo <= hi && hi <= data_buf.length, "repetition index points at [{}, {}) outside {} bytes", lo, hi,
                     data_buf.length);
-      zipped = ctx_.io->read_range({data_buf.offset + lo, hi - lo}, priority);
+      byte_ranges_.push_back({data_buf.offset + lo, hi - lo});
     }
-    unzip(zipped, end - begin, out);
+  }
+
+  std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
+    const auto& data_buf = ctx_.page->buffers[0];
+    const uint64_t n = ctx_.page->num_rows;
+    std::vector<io::ByteRange> out;
+    if (!has_rep_index_) {
+      const uint64_t stride = cw_bytes_ + layout_.bits_per_value() / 8;
+      check_corrupt(n * stride <= data_buf.length, "page of {} rows × {} bytes exceeds its {}-byte buffer", n, stride,
+                    data_buf.length);
+      for (const auto& r : rows) {
+        check_range(r);
+        out.push_back({data_buf.offset + r.begin * stride, r.size() * stride});
+      }
+      return out;
+    }
+    if (!needs_index(rows)) return {data_buf};  // the whole page in one read, no index needed
+    check_corrupt(byte_ranges_.size() == rows.size(), "full-zip page planned before its repetition index was read");
+    return byte_ranges_;
+  }
+
+  LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
+    LeafData out;
+    out.layers = layers_;
+    if (rows.empty()) return out;
+    check_corrupt(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
+                  rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      LeafData part;
+      part.layers = layers_;
+      part.num_rows = rows[i].size();
+      unzip(parts[i], rows[i].size(), part);
+      append_leaf(out, std::move(part));
+    }
     return out;
   }
 
  private:
+  void check_range(const RowRange& r) const {
+    check_corrupt(r.begin < r.end && r.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}", r.begin,
+                  r.end, ctx_.page->num_rows);
+  }
+
+  /// Whether `rows` need the repetition index (not when they are the whole page).
+  bool needs_index(std::span<const RowRange> rows) const {
+    if (!has_rep_index_ || rows.empty()) return false;
+    return !(rows.size() == 1 && rows[0].begin == 0 && rows[0].end == ctx_.page->num_rows);
+  }
+
   void unzip(ByteView bytes, uint64_t num_rows, LeafData& out) const {
     const uint32_t bits_def = layout_.bits_def();
     const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
@@ -145,6 +187,7 @@ class FullZipDecoder final : public PageDecoder {
   uint32_t cw_bytes_ = 0;
   bool variable_ = false;
   bool has_rep_index_ = false;
+  std::vector<io::ByteRange> byte_ranges_;  // per row range, after load_metadata
 };
 
 }  // namespace

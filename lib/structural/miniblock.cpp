@@ -1,6 +1,7 @@
 #include "structural/miniblock.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "encoding/decompress.h"
@@ -84,7 +85,8 @@ uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAli
 
 class MiniBlockDecoder final : public PageDecoder {
  public:
-  MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout) : ctx_(ctx), layout_(layout) {
+  MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout)
+      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
     max_visible_def_ = max_visible_def(layers_);
@@ -94,70 +96,146 @@ class MiniBlockDecoder final : public PageDecoder {
     if (max_rep_ > 0) check_corrupt(layout.has_rep_compression(), "list layers but no repetition levels");
     if (ctx.version.minor == 1)
       check_corrupt(!layout.has_large_chunk(), "2.1 files must not use large mini-block chunks");
+    const bool has_dict = layout_.has_dictionary();
+    const bool has_rep_index = layout_.repetition_index_depth() > 0;
+    const size_t needed = 2 + has_dict + has_rep_index;
+    check_corrupt(ctx.page->buffers.size() >= needed, "mini-block page has {} buffers, expected {}",
+                  ctx.page->buffers.size(), needed);
   }
 
   const char* layout_name() const override { return "mini-block"; }
 
-  LeafData read_rows(uint64_t begin, uint64_t end) override {
-    init();
+  std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange>) override {
+    if (initialized_) return {};
+    const auto& bufs = ctx_.page->buffers;
+    std::vector<io::ByteRange> ranges = {bufs[0]};
+    if (layout_.has_dictionary()) ranges.push_back(bufs[2]);
+    if (layout_.repetition_index_depth() > 0) ranges.push_back(bufs[2 + layout_.has_dictionary()]);
+    return ranges;
+  }
+
+  void load_metadata(std::span<const RowRange>, std::vector<Bytes>&& parts) override {
+    if (initialized_) return;
+    const auto& bufs = ctx_.page->buffers;
+    const bool has_dict = layout_.has_dictionary();
+    const bool has_rep_index = layout_.repetition_index_depth() > 0;
+    check_corrupt(parts.size() == 1u + has_dict + has_rep_index, "mini-block metadata read returned {} parts",
+                  parts.size());
+    Bytes empty;
+    chunks_ = parse_miniblock_chunks(parts[0], layout_.has_large_chunk(), layout_.num_items(), bufs[1].length,
+                                     has_rep_index ? ByteView(parts.back()) : ByteView(empty),
+                                     layout_.repetition_index_depth(), ctx_.page->num_rows);
+    if (has_dict) {
+      check_alloc(layout_.num_dictionary_items(), "dictionary");
+      dictionary_ = with_context("dictionary", [&] {
+        return encoding::decode_block(layout_.dictionary(), parts[1], layout_.num_dictionary_items());
+      });
+    }
+    initialized_ = true;
+  }
+
+  std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
+    const auto& data_buf = ctx_.page->buffers.at(1);
+    std::vector<io::ByteRange> out;
+    for (auto [first, last] : chunk_runs(rows))
+      out.push_back({data_buf.offset + chunks_[first].offset,
+                     chunks_[last].offset + chunks_[last].size - chunks_[first].offset});
+    return out;
+  }
+
+  LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
     LeafData out;
     out.layers = layers_;
-    out.num_rows = end - begin;
-    if (begin == end) return out;
-    check_corrupt(end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}", begin, end, ctx_.page->num_rows);
+    if (rows.empty()) return out;
+    check_corrupt(initialized_, "mini-block page decoded before its metadata was loaded");
+    // Decode every needed chunk once.
+    auto runs = chunk_runs(rows);
+    check_corrupt(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
+                  runs.size());
+    std::map<size_t, DecodedChunk> decoded;
+    for (size_t r = 0; r < runs.size(); ++r) {
+      auto [first, last] = runs[r];
+      const uint64_t base = chunks_[first].offset;
+      for (size_t c = first; c <= last; ++c) {
+        const auto& info = chunks_[c];
+        decoded.emplace(c, with_context(fmt::format("chunk {}", c), [&] {
+          return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size), info.num_values);
+        }));
+      }
+    }
+    for (const auto& range : rows) {
+      auto [first, last] = chunks_of(range);
+      LeafData part = extract(range, first, last, decoded);
+      append_leaf(out, std::move(part));
+    }
+    return out;
+  }
 
-    // Chunk holding the start of row `begin`, and the chunk holding the end of row end-1.
-    size_t first = find_chunk_of_row(begin);
-    size_t last = find_chunk_of_row(end - 1);
-    const uint64_t last_start = end - 1;
-    while (chunks_[last].has_trailer && last_start == chunks_[last].first_row + chunks_[last].num_starts - 1) {
+ private:
+  /// The chunks holding rows [range.begin, range.end): from the one where the first row
+  /// starts to the one where the last row ends.
+  std::pair<size_t, size_t> chunks_of(const RowRange& range) const {
+    check_corrupt(range.begin < range.end && range.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}",
+                  range.begin, range.end, ctx_.page->num_rows);
+    size_t first = find_chunk_of_row(range.begin);
+    size_t last = find_chunk_of_row(range.end - 1);
+    const uint64_t last_row = range.end - 1;
+    while (chunks_[last].has_trailer && last_row == chunks_[last].first_row + chunks_[last].num_starts - 1) {
       check_corrupt(last + 1 < chunks_.size(), "the last chunk ends in the middle of a row");
       ++last;
       if (chunks_[last].num_starts > 0 || !chunks_[last].has_trailer) break;
     }
+    return {first, last};
+  }
 
-    // One read for the contiguous run of chunks.
-    const auto& data_buf = ctx_.page->buffers.at(1);
-    uint64_t lo = chunks_[first].offset, hi = chunks_[last].offset + chunks_[last].size;
-    Bytes bytes = ctx_.io->read_range({data_buf.offset + lo, hi - lo}, ctx_.page->priority + begin);
+  /// Runs of consecutive needed chunks for sorted row ranges.
+  std::vector<std::pair<size_t, size_t>> chunk_runs(std::span<const RowRange> rows) const {
+    check_corrupt(initialized_, "mini-block page planned before its metadata was loaded");
+    std::vector<std::pair<size_t, size_t>> runs;
+    for (const auto& r : rows) {
+      auto [first, last] = chunks_of(r);
+      if (!runs.empty() && first <= runs.back().second + 1) runs.back().second = std::max(runs.back().second, last);
+      else runs.emplace_back(first, last);
+    }
+    return runs;
+  }
 
+  LeafData extract(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded) const {
+    LeafData out;
+    out.layers = layers_;
+    out.num_rows = range.size();
     std::vector<uint16_t> rep, def;
     DataBlock values;
     for (size_t c = first; c <= last; ++c) {
-      const auto& info = chunks_[c];
-      DecodedChunk dc = with_context(fmt::format("chunk {}", c), [&] {
-        return decode_chunk(ByteView(bytes).slice(info.offset - lo, info.size), info.num_values);
-      });
+      const DecodedChunk& dc = decoded.at(c);
       rep.insert(rep.end(), dc.rep.begin(), dc.rep.end());
       def.insert(def.end(), dc.def.begin(), dc.def.end());
       append_values(values, dc.values, 0, dc.values.num_values);
     }
-
-    // Map rows to levels and items.
     uint64_t level_begin, level_end;
     if (max_rep_ == 0) {
-      level_begin = begin - chunks_[first].first_row;
-      level_end = level_begin + (end - begin);
+      level_begin = range.begin - chunks_[first].first_row;
+      level_end = level_begin + range.size();
       check_corrupt(level_end <= values.num_values, "chunks hold fewer rows than the page claims");
     } else {
       check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
-      uint64_t skip = begin - chunks_[first].first_row;
-      uint64_t i = 0, starts = 0;
       const uint16_t top = static_cast<uint16_t>(max_rep_);
-      // skip the preamble, then `skip` whole rows
+      // Skip the preamble (the tail of a row started in an earlier chunk), then whole rows.
+      const uint64_t skip = range.begin - chunks_[first].first_row;
+      uint64_t i = 0, starts = 0;
       for (; i < rep.size(); ++i) {
         if (rep[i] == top) {
           if (starts == skip) break;
           ++starts;
         }
       }
-      check_corrupt(i < rep.size(), "row {} not found in its chunks", begin);
+      check_corrupt(i < rep.size(), "row {} not found in its chunks", range.begin);
       level_begin = i;
-      // the end: the (end - begin)-th row start after level_begin, or the end of the levels
+      // The end: the (size)-th row start after level_begin, or the end of the levels.
       uint64_t rows = 0;
       level_end = rep.size();
       for (uint64_t k = level_begin + 1; k < rep.size(); ++k) {
-        if (rep[k] == top && ++rows == end - begin) {
+        if (rep[k] == top && ++rows == range.size()) {
           level_end = k;
           break;
         }
@@ -177,7 +255,6 @@ class MiniBlockDecoder final : public PageDecoder {
     return out;
   }
 
- private:
   uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {
     uint64_t n = 0;
     for (uint64_t i = from; i < to; ++i) n += def[i] <= max_visible_def_;
@@ -185,7 +262,7 @@ class MiniBlockDecoder final : public PageDecoder {
   }
 
   size_t find_chunk_of_row(uint64_t row) const {
-    // last chunk whose first_row <= row and that has a start covering `row`
+    // the last chunk whose first_row <= row that has a row start covering `row`
     auto it = std::upper_bound(chunks_.begin(), chunks_.end(), row,
                                [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
     check_corrupt(it != chunks_.begin(), "row {} precedes the first chunk", row);
@@ -193,30 +270,6 @@ class MiniBlockDecoder final : public PageDecoder {
     while (i > 0 && chunks_[i].num_starts == 0) --i;
     check_corrupt(row < chunks_[i].first_row + chunks_[i].num_starts, "row {} lies in no chunk", row);
     return i;
-  }
-
-  void init() {
-    if (initialized_) return;
-    const auto& bufs = ctx_.page->buffers;
-    const bool has_dict = layout_.has_dictionary();
-    const bool has_rep_index = layout_.repetition_index_depth() > 0;
-    size_t needed = 2 + has_dict + has_rep_index;
-    check_corrupt(bufs.size() >= needed, "mini-block page has {} buffers, expected {}", bufs.size(), needed);
-    std::vector<io::ByteRange> ranges = {bufs[0]};
-    if (has_dict) ranges.push_back(bufs[2]);
-    if (has_rep_index) ranges.push_back(bufs[needed - 1]);
-    auto parts = ctx_.io->read(ranges, ctx_.page->priority);
-    Bytes empty;
-    chunks_ = parse_miniblock_chunks(parts[0], layout_.has_large_chunk(), layout_.num_items(), bufs[1].length,
-                                     has_rep_index ? ByteView(parts.back()) : ByteView(empty),
-                                     layout_.repetition_index_depth(), ctx_.page->num_rows);
-    if (has_dict) {
-      check_alloc(layout_.num_dictionary_items(), "dictionary");
-      dictionary_ = with_context("dictionary", [&] {
-        return encoding::decode_block(layout_.dictionary(), parts[1], layout_.num_dictionary_items());
-      });
-    }
-    initialized_ = true;
   }
 
   DecodedChunk decode_chunk(ByteView chunk, uint64_t num_values) const {
@@ -241,14 +294,22 @@ class MiniBlockDecoder final : public PageDecoder {
     std::vector<ByteView> buffers;
     for (auto s : sizes) buffers.push_back(chunk.slice(pos, s)), pos = pad8(pos + s);
 
-    // Without repetition there is one level per value; the stored u16 count may have
-    // wrapped for very large chunks, so trust the value count then.
+    // Without repetition there is one level per value; with it, the stored u16 count may
+    // have wrapped in a large chunk: RLE levels know their own count.
     if (!has_rep && has_def) num_levels = num_values;
-    if (has_rep) check_corrupt(num_levels >= num_values || has_def, "chunk has {} levels for {} values", num_levels, num_values);
-    if (has_rep) out.rep = with_context("repetition levels", [&] { return encoding::decode_levels(layout_.rep_compression(), rep_buf, num_levels); });
-    if (has_def) out.def = with_context("definition levels", [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
+    if (has_rep) {
+      auto inferred = encoding::infer_block_num_values(layout_.rep_compression(), rep_buf);
+      if (inferred && *inferred > num_levels && *inferred % 65536 == num_levels) num_levels = *inferred;
+    }
+    if (has_rep)
+      out.rep = with_context("repetition levels",
+                             [&] { return encoding::decode_levels(layout_.rep_compression(), rep_buf, num_levels); });
+    if (has_def)
+      out.def = with_context("definition levels",
+                             [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
     out.values = encoding::decode_miniblock(layout_.value_compression(), buffers, num_values);
-    check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}", out.values.num_values, num_values);
+    check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}",
+                  out.values.num_values, num_values);
     return out;
   }
 
