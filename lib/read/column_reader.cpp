@@ -6,20 +6,6 @@ namespace lance::read {
 
 using structural::LeafData;
 
-/// Per page: its local row ranges and where its data parts are in the request results.
-struct ColumnReader::Pending {
-  struct PagePart {
-    size_t page;
-    std::vector<RowRange> local;
-    size_t request;  // index into futures
-    size_t first_part;
-    size_t num_parts;
-  };
-  std::vector<PagePart> pages;
-  std::vector<std::future<std::vector<Bytes>>> futures;
-  uint64_t num_rows = 0;
-};
-
 ColumnReader::ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type,
                            std::string field_name)
     : file_(std::move(file)), column_(column), leaf_type_(std::move(leaf_type)), field_name_(std::move(field_name)) {

@@ -30,8 +30,20 @@ class ColumnReader {
   ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type, std::string field_name);
   ~ColumnReader();
 
-  /// Reads submitted for some rows, not yet decoded.
-  struct Pending;
+  /// Reads submitted for some rows, not yet decoded: per page its local row ranges and
+  /// where its data parts are in the request results.
+  struct Pending {
+    struct PagePart {
+      size_t page;
+      std::vector<RowRange> local;
+      size_t request;  // index into futures
+      size_t first_part;
+      size_t num_parts;
+    };
+    std::vector<PagePart> pages;
+    std::vector<std::future<std::vector<Bytes>>> futures;
+    uint64_t num_rows = 0;
+  };
 
   /// Starts reading `ranges` (file rows; sorted, non-overlapping, non-empty, within the
   /// column). Loads page metadata first when a page is new (a synchronous round).
