@@ -1,11 +1,14 @@
-// scan and take: rows out as CSV/TSV/JSON/JSONL.
+// scan and take: rows out as CSV/TSV/JSON/JSONL or an Arrow IPC stream.
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <memory>
 
 #include "app/commands.h"
-#include "format/file_reader.h"
+#include "dataset/table_reader.h"
+#include "output/output_file.h"
 #include "output/sink.h"
 #include "output/writer.h"
 #include "read/file_scanner.h"
@@ -20,24 +23,40 @@ struct OutputArgs {
   bool no_header = false;
   std::vector<std::string> columns;
   uint64_t batch_size = read::kDefaultBatchSize;
+  std::string output;  ///< -o FILE; empty = stdout
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& a) {
-  cmd->add_option("-c,--columns", a.columns, "Columns to output, comma-separated (default: all)")->delimiter(',');
-  cmd->add_option("-f,--format", a.format, "Output format: csv, tsv, json, jsonl")->capture_default_str();
+  cmd->add_option("-c,--columns", a.columns, "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")->delimiter(',');
+  cmd->add_option("-f,--format", a.format, "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream)")->capture_default_str();
+  cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout");
   cmd->add_option("--null", a.null_text, "Text for null cells in csv/tsv (default: empty)");
   cmd->add_flag("--no-header", a.no_header, "Omit the csv/tsv header line");
   cmd->add_option("--batch-size", a.batch_size, "Rows per decoded batch")->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
 }
 
 struct Output {
+  OutputFile file;
   OutputSink sink;
   std::unique_ptr<BatchWriter> writer;
-  explicit Output(const OutputArgs& a) : sink(1) {
+  Output(const OutputArgs& a, const std::map<std::string, std::string>& schema_metadata)
+      : file(check_destination(a)), sink(file.fd()) {
     TextOptions opts;
     opts.header = !a.no_header;
     opts.null_text = a.null_text;
-    writer = make_text_writer(parse_output_format(a.format), sink, opts);
+    writer = make_writer(parse_output_format(a.format), sink, opts, schema_metadata);
+  }
+  /// Completes the output: end of the format, flush, and with -o the rename into place.
+  void finish() {
+    writer->finish();
+    sink.flush();
+    file.commit();
+  }
+  /// The -o path, after refusing to print binary Arrow data on a terminal.
+  static const std::string& check_destination(const OutputArgs& a) {
+    if (parse_output_format(a.format) == OutputFormat::arrow && (a.output.empty() || a.output == "-") && ::isatty(1))
+      throw_usage("-f arrow writes binary data: redirect stdout or use -o FILE");
+    return a.output;
   }
 };
 
@@ -74,57 +93,73 @@ std::vector<uint64_t> parse_rows(const std::string& text) {
   return rows;
 }
 
+/// Opens PATH — a .lance data file or a dataset directory — for reading `columns`;
+/// `version` < 0 means the latest.
+std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_t version,
+                                                 const std::vector<std::string>& columns) {
+  dataset::TableOptions opts;
+  opts.columns = columns;
+  if (version >= 0) opts.version = static_cast<uint64_t>(version);
+  return dataset::open_table(path, opts);
+}
+
+void add_version_option(CLI::App* cmd, int64_t& version) {
+  cmd->add_option("--version", version, "Dataset version to read (time travel; default: the latest)")
+      ->check(CLI::NonNegativeNumber);
+}
+
 }  // namespace
 
 void register_scan(CLI::App& app, CommandRunner& run) {
-  auto* cmd = app.add_subcommand("scan", "Stream the rows of a Lance file");
+  auto* cmd = app.add_subcommand("scan", "Stream the rows of a Lance file or dataset");
   auto path = std::make_shared<std::string>();
   auto args = std::make_shared<OutputArgs>();
   auto limit = std::make_shared<int64_t>(-1);
   auto offset = std::make_shared<int64_t>(0);
-  cmd->add_option("path", *path, "A .lance data file")->required();
+  auto version = std::make_shared<int64_t>(-1);
+  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory")->required();
   add_output_options(cmd, *args);
+  add_version_option(cmd, *version);
   cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)");
   cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str();
   cmd->footer("Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
-              "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json");
-  cmd->callback([&run, path, args, limit, offset] {
-    run.command = [path, args, limit, offset] {
+              "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
+              "  lance-cli scan my_db/my_table.lance --version 3");
+  cmd->callback([&run, path, args, limit, offset, version] {
+    run.command = [path, args, limit, offset, version] {
       if (*limit < -1) throw_usage("--limit must be ≥ 0 (got {})", *limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
-      auto file = format::FileReader::open(*path);
-      read::FileRowReader reader(file, read::resolve_projection(file->schema(), args->columns));
-      Output out(*args);
-      out.writer->begin(reader.fields());
-      const uint64_t n = reader.num_rows();
+      auto reader = open_table(*path, *version, args->columns);
+      Output out(*args, reader->schema().metadata);
+      out.writer->begin(reader->fields());
+      const uint64_t n = reader->num_rows();
       const uint64_t begin = std::min<uint64_t>(static_cast<uint64_t>(*offset), n);
       const uint64_t end = *limit < 0 ? n : std::min<uint64_t>(n, begin + static_cast<uint64_t>(*limit));
-      for (uint64_t row = begin; row < end; row += args->batch_size) {
-        auto batch = reader.read_range(row, std::min(end, row + args->batch_size));
-        out.writer->write(batch);
-      }
-      out.writer->finish();
-      out.sink.flush();
+      // The reader keeps the reads of the next batch in flight while this one is written.
+      reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) { out.writer->write(batch); });
+      out.finish();
     };
   });
 }
 
 void register_take(CLI::App& app, CommandRunner& run) {
-  auto* cmd = app.add_subcommand("take", "Read chosen rows of a Lance file, in the order given");
+  auto* cmd = app.add_subcommand("take", "Read chosen rows of a Lance file or dataset, in the order given");
   auto path = std::make_shared<std::string>();
   auto args = std::make_shared<OutputArgs>();
   auto rows_text = std::make_shared<std::string>();
   auto rows_file = std::make_shared<std::string>();
-  cmd->add_option("path", *path, "A .lance data file")->required();
+  auto version = std::make_shared<int64_t>(-1);
+  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory (rows count visible rows in scan order)")->required();
   auto* rows_opt = cmd->add_option("--rows", *rows_text, "Row numbers and inclusive ranges, e.g. 0,17,100-199");
   auto* file_opt = cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
   rows_opt->excludes(file_opt);
   add_output_options(cmd, *args);
+  add_version_option(cmd, *version);
   cmd->footer("Examples:\n  lance-cli take data/sample/products.lance --rows 0,17,100-105 -f csv\n"
               "  seq 0 10 990 | lance-cli take table.lance --rows-file - -c id");
-  cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt] {
+  cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt, version] {
     if (rows_opt->count() == 0 && file_opt->count() == 0) throw CLI::RequiredError("--rows or --rows-file");
-    run.command = [path, args, rows_text, rows_file] {
+    run.command = [path, args, rows_text, rows_file, version] {
       std::string text = *rows_text;
       if (!rows_file->empty()) {
         if (*rows_file == "-") {
@@ -136,41 +171,16 @@ void register_take(CLI::App& app, CommandRunner& run) {
         }
       }
       std::vector<uint64_t> rows = parse_rows(text);
-      auto file = format::FileReader::open(*path);
-      read::FileRowReader reader(file, read::resolve_projection(file->schema(), args->columns));
+      auto reader = open_table(*path, *version, args->columns);
       for (uint64_t r : rows)
-        if (r >= reader.num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader.num_rows());
-      Output out(*args);
-      out.writer->begin(reader.fields());
-      // Read each run of consecutive requested rows once, then emit in the asked order.
+        if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader->num_rows());
+      Output out(*args, reader->schema().metadata);
+      out.writer->begin(reader->fields());
       for (size_t i = 0; i < rows.size(); i += args->batch_size) {
-        std::vector<uint64_t> part(rows.begin() + i, rows.begin() + std::min(rows.size(), i + args->batch_size));
-        std::vector<uint64_t> sorted = part;
-        std::sort(sorted.begin(), sorted.end());
-        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-        std::vector<std::pair<uint64_t, RecordBatch>> runs;  // first row, batch
-        for (size_t k = 0; k < sorted.size();) {
-          size_t j = k + 1;
-          while (j < sorted.size() && sorted[j] == sorted[j - 1] + 1) ++j;
-          runs.emplace_back(sorted[k], reader.read_range(sorted[k], sorted[j - 1] + 1));
-          k = j;
-        }
-        RecordBatch batch;
-        batch.fields = reader.fields();
-        batch.num_rows = static_cast<int64_t>(part.size());
-        for (size_t c = 0; c < reader.fields().size(); ++c) {
-          std::vector<ArrayPtr> pieces;
-          for (uint64_t r : part) {
-            auto it = std::upper_bound(runs.begin(), runs.end(), r,
-                                       [](uint64_t v, const auto& run) { return v < run.first; }) - 1;
-            pieces.push_back(slice_array(it->second.columns[c], static_cast<int64_t>(r - it->first), 1));
-          }
-          batch.columns.push_back(concat_arrays(reader.fields()[c]->type, pieces));
-        }
-        out.writer->write(batch);
+        std::span<const uint64_t> part(rows.data() + i, std::min<size_t>(args->batch_size, rows.size() - i));
+        out.writer->write(reader->take(part));
       }
-      out.writer->finish();
-      out.sink.flush();
+      out.finish();
     };
   });
 }

@@ -14,5 +14,6 @@ struct CommandRunner {
 
 void register_scan(CLI::App& app, CommandRunner& run);
 void register_take(CLI::App& app, CommandRunner& run);
+void register_inspect(CLI::App& app, CommandRunner& run);
 
 }  // namespace lance::app

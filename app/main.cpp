@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   lance::app::CommandRunner run;
   lance::app::register_scan(app, run);
   lance::app::register_take(app, run);
+  lance::app::register_inspect(app, run);
 
   try {
     app.parse(argc, argv);

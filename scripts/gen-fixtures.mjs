@@ -535,7 +535,10 @@ function buildData(type, values, extra = {}) {
 
 // A column spec: { name, type, values, nullable = true, extra }
 function makeTable(cols, numRows, batchRows = numRows) {
-  const fields = cols.map((c) => new Field(c.name, c.type, c.nullable !== false));
+  // c.metadata (optional, { key: value }): Arrow field metadata, e.g. Lance's
+  // "lance-encoding:*" keys that force an encoding (format map 3.5).
+  const fields = cols.map((c) => new Field(c.name, c.type, c.nullable !== false,
+    c.metadata ? new Map(Object.entries(c.metadata)) : null));
   const schema = new Schema(fields);
   for (const c of cols) if (c.values.length !== numRows) throw new Error(`column ${c.name}: ${c.values.length} != ${numRows}`);
   const batches = [];
@@ -674,10 +677,18 @@ async function generate(fx) {
     // the data file(s)
     const tableDir = path.join(dbDir, `${tbl.name}.lance`);
     if (!fs.existsSync(path.join(tableDir, '_versions'))) throw new Error(`${fx.name}: no dataset at ${tableDir}`);
-    const dataFiles = fs.existsSync(path.join(tableDir, 'data')) ? fs.readdirSync(path.join(tableDir, 'data')).filter((f) => f.endsWith('.lance')) : [];
+    // fx.afterCreate(tbl, dataDir) (optional): changes the table after writing it (e.g. an
+    // alterColumns cast) and returns the names of the data files it superseded.
+    const superseded = fx.afterCreate ? (await fx.afterCreate(tbl, path.join(tableDir, 'data'))) || [] : [];
+    const dataFiles = fs.existsSync(path.join(tableDir, 'data')) ? fs.readdirSync(path.join(tableDir, 'data')).filter((f) => f.endsWith('.lance') && !superseded.includes(f)) : [];
 
-    // read back with Lance
-    const back = await tbl.query().toArrow();
+    // read back with Lance; fx.readBack(tbl) (optional): a query of its own, e.g. one that casts
+    // a type apache-arrow JS cannot decode (large_list) to one it can
+    let back = fx.readBack ? await fx.readBack(tbl) : await tbl.query().toArrow();
+    // fx.resolveReadBack(back, dataFileBytes) (optional): turns what Lance's reader returned
+    // into the values the fixture wrote, using only Lance's answer and the data file (e.g.
+    // legacy blob columns read back as {position, size} descriptors into the file).
+    if (fx.resolveReadBack) back = fx.resolveReadBack(back, dataFiles.length === 1 ? fs.readFileSync(path.join(tableDir, 'data', dataFiles[0])) : null);
     const backSchema = back.schema.fields.length ? back.schema : await tbl.schema();
     const backNames = backSchema.fields.map((f) => f.name);
     if (JSON.stringify(backNames) !== JSON.stringify(names)) throw new Error(`${fx.name}: read back columns ${backNames} != ${names}`);
@@ -687,7 +698,11 @@ async function generate(fx) {
     });
     if (back.numRows !== fx.numRows) throw new Error(`${fx.name} v${version}: read back ${back.numRows} rows, wrote ${fx.numRows}`);
     const cells = back.numRows ? renderTable(names, back) : names.map(() => []);
-    const inputCells = renderTable(names, makeTable(cols, fx.numRows, fx.numRows));
+    // fx.expectedCols(cols) (optional): the columns as Lance's reader is known to return them
+    // when that differs from what was written (2.0 keeps no struct validity: a null struct
+    // reads back as a struct of nulls); the read-back must equal these.
+    const expected = fx.expectedCols ? fx.expectedCols(cols) : cols;
+    const inputCells = renderTable(names, makeTable(expected, fx.numRows, fx.numRows));
     compareRenders(`${fx.name} v${version}`, inputCells, cells, names);
     const goldens = renderGoldens(names, cells, back.numRows);
 
@@ -706,7 +721,8 @@ async function generate(fx) {
       const src = path.join(tableDir, 'data', dataFiles[0]);
       const buf = fs.readFileSync(src);
       const info = inspectLanceFile(buf);
-      const [maj, min] = version.split('.').map(Number);
+      // Format 2.0 files carry the footer version (0, 3); later ones their own number.
+      const [maj, min] = version === '2.0' ? [0, 3] : version.split('.').map(Number);
       if (info.major !== maj || info.minor !== min) throw new Error(`${fx.name}: asked for ${version}, footer says ${info.major}.${info.minor}`);
       if (info.numRows !== fx.numRows) throw new Error(`${fx.name}: file descriptor length ${info.numRows}`);
       const dst = fx.out === 'sample' ? path.join(SAMPLE, `${fx.name}.lance`) : path.join(FIXTURES, `${fx.name}-${vtag}.lance`);
@@ -1253,7 +1269,11 @@ function fxNestedMultipage() {
 function fixtureHelpers() {
   return { arrow, lancedb, Rng, F, sentence, SPECIAL_SAMPLES, UNICODE_SAMPLES, makeTable, typeName, fullRangeInts,
     fmtFloat, f16round, f16ToNumber, numberToF16Bits, fmtDate, fmtDateTime, fmtTime, fmtDecimal, jsonString, renderGoldens,
-    civilFromDays, mulberry32 };
+    civilFromDays, mulberry32,
+    // The table factories above, so that fixture modules can write the same tables in other
+    // versions (e.g. scripts/fixtures/v2_0.mjs).
+    tables: { fxInts, fxIntsLevels, fxFloats, fxStrings, fxStringsLong, fxTemporal, fxDecimals, fxMisc, fxMultipage,
+      fxNestedLists, fxNestedFsl, fxNestedStructs, fxNestedMap, fxNestedMultipage } };
 }
 
 async function main() {
@@ -1323,5 +1343,5 @@ async function main() {
 // Run only when executed directly (the formatting helpers are importable for self-checks).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
 
-export { fxNestedLists, fxNestedFsl, fxNestedStructs, fxNestedMap, fxInts, fxIntsLevels, fxFloats, fxStrings, fxStringsLong, fxTemporal, fxDecimals, fxMisc, fxMultipage, fxSample, makeTable, typeName,
+export { fxNestedLists, fxNestedFsl, fxNestedStructs, fxNestedMap, fxInts, fxIntsLevels, fxFloats, fxStrings, fxStringsLong, fxTemporal, fxDecimals, fxMisc, fxMultipage, fxSample, makeTable, typeName, renderTable, fieldName, Rng, sentence,
   fmtFloat, f16round, f16ToNumber, numberToF16Bits, fmtDate, fmtDateTime, fmtTime, fmtDecimal, jsonString, renderGoldens, civilFromDays };

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ make pkg-config libcli11-dev libfmt-dev libspdlog-dev libzstd-dev liblz4-dev
-          libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler)
+          libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler
+          libroaring-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -15,6 +16,12 @@ if ((${#missing[@]})); then
   echo "Installing: ${missing[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Node deps (apache-arrow, @lancedb/lancedb) for the arrow-js check of `-f arrow` and for
+# regenerating fixtures; the test is skipped without them.
+if command -v npm >/dev/null 2>&1; then
+  (cd scripts && npm ci --no-audit --no-fund)
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

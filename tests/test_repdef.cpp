@@ -68,3 +68,163 @@ TEST_CASE("unravel: bad levels are corrupt, not crashes", "[repdef]") {
   CHECK_THROWS_AS(unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_ALL_VALID_LIST}, {3}, {}, 1), Error);
   CHECK_THROWS_AS(unravel({pb::REPDEF_NULLABLE_ITEM}, {}, {0}, 2), Error);
 }
+
+// ---------------------------------------------------------------------------------------
+// Every layer kind, on hand-written level sequences. Def meanings count from the innermost
+// layer: each nullable/emptyable layer takes the next value(s) (null before empty for a
+// NULL_AND_EMPTY_LIST); rep = number of list layers starts a row.
+// ---------------------------------------------------------------------------------------
+
+namespace {
+using V8 = std::vector<uint8_t>;
+using V64 = std::vector<int64_t>;
+}  // namespace
+
+TEST_CASE("unravel: ALL_VALID_LIST of ALL_VALID_ITEM (rep only)", "[repdef]") {
+  // [1, 2]  [3]  [4, 5, 6]
+  auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_ALL_VALID_LIST}, {1, 0, 1, 1, 0, 0}, {}, 6);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].num_slots == 3);
+  CHECK(out[0].offsets == V64{0, 2, 3, 6});
+  CHECK_FALSE(out[0].has_nulls);
+  CHECK(out[1].num_slots == 6);
+  CHECK_FALSE(out[1].has_nulls);
+}
+
+TEST_CASE("unravel: ALL_VALID_LIST of NULLABLE_ITEM", "[repdef]") {
+  // [null, 1]  [2]      def 1 = null item
+  auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_ALL_VALID_LIST}, {1, 0, 1}, {1, 0, 0}, 3);
+  CHECK(out[0].offsets == V64{0, 2, 3});
+  CHECK_FALSE(out[0].has_nulls);
+  CHECK(out[1].valid == V8{0, 1, 1});
+  CHECK(out[1].has_nulls);
+}
+
+TEST_CASE("unravel: NULLABLE_LIST of ALL_VALID_ITEM", "[repdef]") {
+  // [1]  null  [2, 3]   def 1 = null list
+  auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST}, {1, 1, 1, 0}, {0, 1, 0, 0}, 4);
+  CHECK(out[0].offsets == V64{0, 1, 1, 3});
+  CHECK(out[0].valid == V8{1, 0, 1});
+  CHECK(out[0].has_nulls);
+  CHECK(out[1].num_slots == 3);
+  CHECK_FALSE(out[1].has_nulls);
+}
+
+TEST_CASE("unravel: EMPTYABLE_LIST of ALL_VALID_ITEM", "[repdef]") {
+  // []  [7]  []         def 1 = empty list
+  auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_EMPTYABLE_LIST}, {1, 1, 1}, {1, 0, 1}, 3);
+  CHECK(out[0].offsets == V64{0, 0, 1, 1});
+  CHECK(out[0].valid == V8{1, 1, 1});
+  CHECK_FALSE(out[0].has_nulls);
+  CHECK(out[1].num_slots == 1);
+}
+
+TEST_CASE("unravel: EMPTYABLE_LIST of NULLABLE_ITEM", "[repdef]") {
+  // [null]  []  [1, null]   def 1 = null item, 2 = empty list
+  auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_EMPTYABLE_LIST}, {1, 1, 1, 0}, {1, 2, 0, 1}, 4);
+  CHECK(out[0].offsets == V64{0, 1, 1, 3});
+  CHECK_FALSE(out[0].has_nulls);
+  CHECK(out[1].valid == V8{0, 1, 0});
+}
+
+TEST_CASE("unravel: NULLABLE_LIST of NULLABLE_ITEM", "[repdef]") {
+  // null  [null]  [5]        def 1 = null item, 2 = null list
+  auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_LIST}, {1, 1, 1}, {2, 1, 0}, 3);
+  CHECK(out[0].offsets == V64{0, 0, 1, 2});
+  CHECK(out[0].valid == V8{0, 1, 1});
+  CHECK(out[1].valid == V8{0, 1});
+}
+
+TEST_CASE("unravel: NULL_AND_EMPTY_LIST of ALL_VALID_ITEM", "[repdef]") {
+  // []  null  [1]            def 1 = null list, 2 = empty list
+  auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST}, {1, 1, 1}, {2, 1, 0}, 3);
+  CHECK(out[0].offsets == V64{0, 0, 0, 1});
+  CHECK(out[0].valid == V8{1, 0, 1});
+  CHECK(out[1].num_slots == 1);
+  CHECK_FALSE(out[1].has_nulls);
+}
+
+TEST_CASE("unravel: only null and empty lists: no visible item", "[repdef]") {
+  auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST}, {1, 1, 1, 1}, {1, 2, 2, 1}, 4);
+  CHECK(out[0].offsets == V64{0, 0, 0, 0, 0});
+  CHECK(out[0].valid == V8{0, 1, 1, 0});
+  CHECK(out[1].num_slots == 0);
+}
+
+TEST_CASE("unravel: list<list<int>> with nulls and empties at both levels", "[repdef]") {
+  // rows: [[1, null], null, []]  null  []  [[2]]
+  // def 1 = null item, 2 = null inner, 3 = empty inner, 4 = null outer, 5 = empty outer;
+  // rep 2 = new row, 1 = new inner list, 0 = next item
+  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST,
+                                     pb::REPDEF_NULL_AND_EMPTY_LIST};
+  auto out = unravel(layers, {2, 0, 1, 1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 0}, 7);
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].offsets == V64{0, 3, 3, 3, 4});
+  CHECK(out[0].valid == V8{1, 0, 1, 1});
+  CHECK(out[1].offsets == V64{0, 2, 2, 2, 3});
+  CHECK(out[1].valid == V8{1, 0, 1, 1});
+  CHECK(out[2].valid == V8{1, 0, 1});
+}
+
+TEST_CASE("unravel: struct<list<int>>: a null struct has a null, itemless list slot", "[repdef]") {
+  // rows: {l: [1, null]}  null  {l: null}  {l: []}
+  // layers [NULLABLE_ITEM (int), NULL_AND_EMPTY_LIST (l), NULLABLE_ITEM (struct)]:
+  // def 1 = null item, 2 = null list, 3 = empty list, 4 = null struct
+  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST, pb::REPDEF_NULLABLE_ITEM};
+  auto out = unravel(layers, {1, 0, 1, 1, 1}, {0, 1, 4, 2, 3}, 5);
+  REQUIRE(out.size() == 3);
+  CHECK_FALSE(out[0].is_list);
+  CHECK(out[0].valid == V8{1, 0, 1, 1});
+  CHECK(out[1].is_list);
+  CHECK(out[1].valid == V8{1, 0, 0, 1});
+  CHECK(out[1].offsets == V64{0, 2, 2, 2, 2});
+  CHECK(out[2].valid == V8{1, 0});
+}
+
+TEST_CASE("unravel: list<struct<a>> with null elements and null children", "[repdef]") {
+  // rows: [{a: 1}, null, {a: null}]  []  null
+  // layers [NULLABLE_ITEM (a), NULLABLE_ITEM (struct), NULL_AND_EMPTY_LIST]:
+  // def 1 = a null, 2 = struct null, 3 = list null, 4 = list empty
+  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST};
+  auto out = unravel(layers, {1, 0, 0, 1, 1}, {0, 2, 1, 4, 3}, 5);
+  CHECK(out[0].offsets == V64{0, 3, 3, 3});
+  CHECK(out[0].valid == V8{1, 1, 0});
+  CHECK(out[1].valid == V8{1, 0, 1});
+  CHECK(out[2].valid == V8{1, 0, 0});
+}
+
+TEST_CASE("unravel: struct<struct<int>> with an all-valid middle struct", "[repdef]") {
+  // layers [NULLABLE_ITEM (int), ALL_VALID_ITEM (inner), NULLABLE_ITEM (outer)]:
+  // def 1 = int null, 2 = outer null; rows: valid, int null, outer null
+  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_ITEM};
+  auto out = unravel(layers, {}, {0, 1, 2}, 3);
+  CHECK(out[0].valid == V8{1, 1, 0});
+  CHECK(out[1].valid == V8{1, 1, 0});  // null under a null parent
+  CHECK(out[2].valid == V8{1, 0, 0});
+}
+
+TEST_CASE("unravel: list<struct<list<int>>>: rep lands inside the struct", "[repdef]") {
+  // rows: [{l: [1, 2]}, {l: []}]  [null]
+  // layers [ALL_VALID_ITEM, EMPTYABLE_LIST (l), NULLABLE_ITEM (struct), ALL_VALID_LIST]:
+  // def 1 = l empty, 2 = struct null; rep 2 = new row, 1 = new struct element, 0 = next int
+  std::vector<RepDefLayer> layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_EMPTYABLE_LIST, pb::REPDEF_NULLABLE_ITEM,
+                                     pb::REPDEF_ALL_VALID_LIST};
+  auto out = unravel(layers, {2, 0, 1, 2}, {0, 0, 1, 2}, 4);
+  REQUIRE(out.size() == 4);
+  CHECK(out[0].offsets == V64{0, 2, 3});
+  CHECK(out[1].valid == V8{1, 1, 0});
+  CHECK(out[2].offsets == V64{0, 2, 2, 2});
+  CHECK(out[2].valid == V8{1, 1, 0});
+  CHECK(out[3].num_slots == 2);
+}
+
+TEST_CASE("unravel: level counts that disagree are corrupt", "[repdef]") {
+  using lance::Error;
+  // def levels shorter / longer than the entries
+  CHECK_THROWS_AS(unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST}, {1, 1}, {0}, 2), Error);
+  CHECK_THROWS_AS(unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST}, {1}, {0, 0}, 1), Error);
+  // def 2 at a list that can only be null (max def 1)
+  CHECK_THROWS_AS(unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST}, {1}, {2}, 1), Error);
+  // no layers at all
+  CHECK_THROWS_AS(unravel({}, {}, {}, 0), Error);
+}

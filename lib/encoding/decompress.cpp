@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include <google/protobuf/unknown_field_set.h>
+
 #include "encoding/bitpacking.h"
 #include "encoding/byte_stream_split.h"
 #include "encoding/constant.h"
@@ -35,6 +37,12 @@ const char* context_phrase(Context c) {
 
 [[noreturn]] void unsupported_in(const pb::CompressiveEncoding& enc, Context ctx) {
   if (enc.compression_case() == pb::CompressiveEncoding::COMPRESSION_NOT_SET) {
+    // A oneof member newer than our .proto parses as an unknown field.
+    const auto& unknown = enc.GetReflection()->GetUnknownFields(enc);
+    if (!unknown.empty()) {
+      throw_unsupported("unknown encoding (field {} of CompressiveEncoding) in {} is not supported",
+                        unknown.field(0).number(), context_phrase(ctx));
+    }
     throw_corrupt("an encoding with no compression set in {}", context_phrase(ctx));
   }
   throw_unsupported("{} encoding in {} is not supported", encoding_name(enc), context_phrase(ctx));

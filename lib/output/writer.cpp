@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "output/arrow_writer.h"
 #include "output/text_writers.h"
 #include "output/value_text.h"
 
@@ -58,6 +59,12 @@ std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& s
     case OutputFormat::arrow: break;
   }
   throw_unsupported("'{}' is not a text output format", output_format_name(format));
+}
+
+std::unique_ptr<BatchWriter> make_writer(OutputFormat format, OutputSink& sink, const TextOptions& options,
+                                         const std::map<std::string, std::string>& schema_metadata) {
+  if (format == OutputFormat::arrow) return make_arrow_writer(sink, schema_metadata);
+  return make_text_writer(format, sink, options);
 }
 
 void check_batch_shape(const RecordBatch& batch, size_t num_fields) {

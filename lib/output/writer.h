@@ -2,6 +2,7 @@
 // jsonl) follow docs/output-format.md byte for byte.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,5 +43,11 @@ class BatchWriter {
 /// A writer of `format` to `sink` (which must outlive it). Throws an unsupported Error for
 /// `OutputFormat::arrow`, which is not a text format.
 std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& sink, const TextOptions& options);
+
+/// A writer of any `format` to `sink`: the text writers above, or for `OutputFormat::arrow`
+/// the Arrow IPC stream writer (output/arrow_writer.h), which writes `schema_metadata` as the
+/// schema's custom_metadata (text formats ignore it and `options` does not apply to arrow).
+std::unique_ptr<BatchWriter> make_writer(OutputFormat format, OutputSink& sink, const TextOptions& options,
+                                         const std::map<std::string, std::string>& schema_metadata = {});
 
 }  // namespace lance

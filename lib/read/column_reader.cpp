@@ -1,6 +1,10 @@
 #include "read/column_reader.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "read/read_stats.h"
 
 namespace lance::read {
 
@@ -24,9 +28,31 @@ std::string ColumnReader::context() const {
   return fmt::format("{}: column {} (field '{}')", file_->path(), column_, field_name_);
 }
 
+namespace {
+
+uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
+}
+
+}  // namespace
+
+uint64_t page_batch_bytes() {
+  static const uint64_t bytes = [] {
+    const char* v = std::getenv("LANCE_CLI_PAGE_BATCH_BYTES");
+    if (!v || !*v) return kPageBatchBytes;
+    char* end = nullptr;
+    unsigned long long x = std::strtoull(v, &end, 10);
+    if (!end || *end) throw_usage("LANCE_CLI_PAGE_BATCH_BYTES={} is not a byte count", v);
+    return static_cast<uint64_t>(x);
+  }();
+  return bytes;
+}
+
 structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
   auto it = decoders_.find(page);
   if (it != decoders_.end()) return *it->second;
+  ReadStats::global().pages_touched++;
   structural::PageContext ctx;
   ctx.page = &file_->columns()[column_].pages[page];
   ctx.io = &file_->io();
@@ -65,6 +91,7 @@ std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRa
       }
     }
     const uint64_t priority = ranges.empty() ? 0 : ranges.front().begin;
+    const auto t0 = std::chrono::steady_clock::now();
     // 2. Metadata round: every new page's metadata in one request.
     {
       std::vector<io::ByteRange> meta;
@@ -85,7 +112,9 @@ std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRa
         }
       }
     }
-    // 3. Data round: consecutive pages' ranges grouped into requests of about kPageBatchBytes.
+    // 3. Data round: consecutive pages' ranges grouped into requests of about
+    //    page_batch_bytes() (0: one request per page).
+    const uint64_t budget = batch_budget_;
     std::vector<io::ByteRange> batch;
     uint64_t batch_bytes = 0;
     auto flush = [&] {
@@ -98,7 +127,7 @@ std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRa
       auto d = with_context(fmt::format("page {}", p.page), [&] { return decoder_for(p.page).data_ranges(p.local); });
       uint64_t bytes = 0;
       for (const auto& r : d) bytes += r.length;
-      if (!batch.empty() && batch_bytes + bytes > kPageBatchBytes) flush();
+      if (!batch.empty() && (budget == 0 || batch_bytes + bytes > budget)) flush();
       p.request = pending->futures.size();
       p.first_part = batch.size();
       p.num_parts = d.size();
@@ -106,14 +135,18 @@ std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRa
       batch_bytes += bytes;
     }
     flush();
+    ReadStats::global().plan_ns += elapsed_ns(t0);
     return pending;
   });
 }
 
 LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
   return with_context(context(), [&] {
+    auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<Bytes>> results;
     for (auto& f : pending->futures) results.push_back(f.get());
+    ReadStats::global().io_wait_ns += elapsed_ns(t0);
+    t0 = std::chrono::steady_clock::now();
     LeafData out;
     for (auto& p : pending->pages) {
       std::vector<Bytes> mine;
@@ -128,6 +161,7 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
       });
       structural::append_leaf(out, std::move(part));
     }
+    ReadStats::global().decode_ns += elapsed_ns(t0);
     return out;
   });
 }

@@ -19,6 +19,10 @@ using structural::RowRange;
 /// into requests of about this size so the scheduler can merge neighbours.
 inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
 
+/// The page-batch budget in bytes: kPageBatchBytes unless LANCE_CLI_PAGE_BATCH_BYTES is
+/// set (0 = one request per page, i.e. batching off).
+uint64_t page_batch_bytes();
+
 /// Rows of one 2.1+ leaf column. Not thread-safe.
 ///
 /// Reading is split so that I/O can run ahead of decoding:
@@ -60,6 +64,9 @@ class ColumnReader {
 
   uint32_t column() const { return column_; }
 
+  /// Overrides the page-batch budget for this reader (0 = one request per page).
+  void set_page_batch_bytes(uint64_t bytes) { batch_budget_ = bytes; }
+
  private:
   structural::PageDecoder& decoder_for(size_t page);
   std::string context() const;
@@ -70,6 +77,7 @@ class ColumnReader {
   std::string field_name_;
   std::vector<uint64_t> page_starts_;  // first row of each page, plus the end
   std::map<size_t, std::unique_ptr<structural::PageDecoder>> decoders_;
+  uint64_t batch_budget_ = page_batch_bytes();
 };
 
 }  // namespace lance::read

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "array/array.h"
@@ -37,10 +38,22 @@ class FieldReader {
 
 /// 2.1+ files.
 std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+/// 2.1+: `field` (e.g. a copy of a top-level field pruned to some sub-fields) read from
+/// `columns`, the file columns of its structural leaves in order.
+std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file,
+                                                          std::shared_ptr<const format::LanceField> field,
+                                                          const std::vector<uint32_t>& columns);
 /// 2.0 files (footer 0.3 / 2.0). Defined in legacy_field_reader.cpp.
 std::unique_ptr<FieldReader> make_legacy_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
 
 /// Chooses by the file's version.
 std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+
+/// The sub-field of top-level field `field_index` reached through struct children `path`
+/// (child indices, non-empty), output as a column named `name`. A value is null where the
+/// sub-field or any struct above it is null. 2.1+ files read only the leaf columns under
+/// the sub-field. Defined in sub_field_reader.cpp.
+std::unique_ptr<FieldReader> make_sub_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
+                                                   const std::vector<size_t>& path, const std::string& name);
 
 }  // namespace lance::read

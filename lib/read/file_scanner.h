@@ -11,6 +11,7 @@
 
 #include "array/array.h"
 #include "format/file_reader.h"
+#include "read/decode_pool.h"
 #include "read/field_reader.h"
 #include "structural/page_decoder.h"
 
@@ -19,14 +20,29 @@ namespace lance::read {
 /// Default rows per output batch.
 inline constexpr uint64_t kDefaultBatchSize = 8192;
 
-/// The top-level fields to read: all when `columns` is empty, else those names in the
-/// given order. Throws Error(usage) for an unknown name (with a close-match hint).
+/// One output column: a top-level field, or a field nested in structs below it.
+struct ColumnSelection {
+  size_t field = 0;          ///< index of the top-level field
+  std::vector<size_t> path;  ///< child indices through structs (empty: the field itself)
+  std::string name;          ///< output column name: the field's name, or the dotted path
+};
+
+/// The columns to read: all top-level fields when `columns` is empty, else those names in
+/// the given order. A name that is not a top-level field may be a dotted path through
+/// struct fields ("s.inner.y"; a top-level name with a dot in it wins). Throws Error(usage)
+/// for an unknown name (with a close-match hint) or a path into a list or map.
+std::vector<ColumnSelection> resolve_column_paths(const format::Schema& schema, const std::vector<std::string>& columns);
+
+/// As resolve_column_paths, for readers that take whole top-level fields only: a dotted
+/// path is a usage error.
 std::vector<size_t> resolve_projection(const format::Schema& schema, const std::vector<std::string>& columns);
 
 /// Rows of a file, read field by field. Not thread-safe.
 class FileRowReader {
  public:
   FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields);
+  /// Columns that may be nested sub-fields: only their leaf columns are read.
+  FileRowReader(std::shared_ptr<format::FileReader> file, const std::vector<ColumnSelection>& columns);
   ~FileRowReader();
   FileRowReader(FileRowReader&&) noexcept;
 
@@ -57,6 +73,7 @@ class FileRowReader {
   std::shared_ptr<format::FileReader> file_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;
+  DecodeMode decode_mode_ = decode_mode_from_env(DecodeMode::pool);
   std::vector<std::unique_ptr<FieldReader>> readers_;
 };
 

@@ -8,12 +8,14 @@ namespace {
 
 class StructuralFieldReader final : public FieldReader {
  public:
-  StructuralFieldReader(std::shared_ptr<format::FileReader> file, size_t field_index)
-      : file_(std::move(file)), field_(&file_->schema().fields.at(field_index)) {
+  /// `field`: a top-level field of the file's schema, or a pruned copy of one (see
+  /// sub_field_reader.cpp); `cols`: the file columns of its structural leaves, in order.
+  StructuralFieldReader(std::shared_ptr<format::FileReader> file, std::shared_ptr<const format::LanceField> field,
+                        const std::vector<uint32_t>& cols)
+      : file_(std::move(file)), field_(std::move(field)) {
     output_ = structural::output_field(field_->arrow);
     std::vector<const format::LanceField*> leaves;
     format::structural_leaves(*field_, leaves);
-    const auto& cols = file_->field_columns().at(field_index);
     check_corrupt(cols.size() == leaves.size(), "field '{}' maps to {} columns, expected {}", field_->name,
                   cols.size(), leaves.size());
     for (size_t i = 0; i < leaves.size(); ++i) {
@@ -58,7 +60,7 @@ class StructuralFieldReader final : public FieldReader {
 
  private:
   std::shared_ptr<format::FileReader> file_;
-  const format::LanceField* field_;
+  std::shared_ptr<const format::LanceField> field_;
   FieldPtr output_;
   std::vector<std::unique_ptr<ColumnReader>> columns_;
 };
@@ -79,7 +81,16 @@ ArrayPtr FieldReader::finish(std::unique_ptr<Pending> pending) {
 }
 
 std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {
-  return std::make_unique<StructuralFieldReader>(std::move(file), field_index);
+  // Aliasing pointer: the field lives in the file's schema, kept alive by `file`.
+  std::shared_ptr<const format::LanceField> field(file, &file->schema().fields.at(field_index));
+  const auto& cols = file->field_columns().at(field_index);
+  return std::make_unique<StructuralFieldReader>(std::move(file), std::move(field), cols);
+}
+
+std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file,
+                                                          std::shared_ptr<const format::LanceField> field,
+                                                          const std::vector<uint32_t>& columns) {
+  return std::make_unique<StructuralFieldReader>(std::move(file), std::move(field), columns);
 }
 
 std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "structural/packed_struct.h"
 #include "structural/repdef.h"
 
 namespace lance::structural {
@@ -51,6 +52,8 @@ BytesPtr narrow_offsets(const DataBlock& b) {
 }  // namespace
 
 ArrayPtr values_to_array(const TypePtr& type, DataBlock&& values, const std::vector<uint8_t>& valid) {
+  // A struct reaching a leaf is a packed struct: its values are whole rows.
+  if (type->id == TypeId::struct_) return packed_struct_to_array(type, std::move(values), valid);
   auto a = std::make_shared<ArrayData>();
   a->type = type;
   a->length = static_cast<int64_t>(values.num_values);

@@ -22,7 +22,8 @@ FieldPtr output_field(const FieldPtr& stored);
 ArrayPtr assemble_field(const format::LanceField& field, std::vector<LeafData>& leaves, uint64_t num_rows);
 
 /// Arrow array of `type` (a leaf type: primitive, binary-like, fixed_size_binary, or a
-/// fixed_size_list of those) from decoded values and a per-value validity (empty = all valid).
+/// fixed_size_list of those, or a packed struct: see packed_struct.h) from decoded values and a
+/// per-value validity (empty = all valid).
 ArrayPtr values_to_array(const TypePtr& type, encoding::DataBlock&& values, const std::vector<uint8_t>& valid);
 
 }  // namespace lance::structural

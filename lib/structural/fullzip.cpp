@@ -1,11 +1,22 @@
 #include "structural/fullzip.h"
 
+#include <cstdlib>
+#include <optional>
+
 #include "encoding/decompress.h"
 
 namespace lance::structural {
 
 namespace pb = ::lance::encodings21;
 using encoding::DataBlock;
+
+bool cache_rep_index() {
+  static const bool on = [] {
+    const char* v = std::getenv("LANCE_CLI_CACHE_REP_INDEX");
+    return v && (std::string(v) == "1" || std::string(v) == "true" || std::string(v) == "on");
+  }();
+  return on;
+}
 
 uint32_t control_word_bytes(uint32_t bits_rep, uint32_t bits_def) {
   uint32_t bits = bits_rep + bits_def;
@@ -48,39 +59,43 @@ class FullZipDecoder final : public PageDecoder {
   std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) override {
     if (!needs_index(rows)) return {};
     const auto& idx_buf = ctx_.page->buffers[1];
-    const uint64_t n = ctx_.page->num_rows;
-    check_corrupt(idx_buf.length % (n + 1) == 0, "repetition index of {} bytes for {} rows", idx_buf.length, n);
-    const uint64_t w = idx_buf.length / (n + 1);
-    check_corrupt(w == 1 || w == 2 || w == 4 || w == 8, "repetition index entries of {} bytes", w);
+    const uint64_t w = index_width();
+    for (const auto& r : rows) check_range(r);
+    // With the cache on, the whole index is read once and kept for later takes.
+    if (cache_rep_index()) return rep_index_ ? std::vector<io::ByteRange>{} : std::vector<io::ByteRange>{idx_buf};
     std::vector<io::ByteRange> out;
-    for (const auto& r : rows) {
-      check_range(r);
-      out.push_back({idx_buf.offset + r.begin * w, (r.size() + 1) * w});
-    }
+    for (const auto& r : rows) out.push_back({idx_buf.offset + r.begin * w, (r.size() + 1) * w});
     return out;
   }
 
   void load_metadata(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
     byte_ranges_.clear();
     if (!needs_index(rows)) return;
-    check_corrupt(parts.size() == rows.size(), "repetition index read returned {} parts", parts.size());
     const auto& data_buf = ctx_.page->buffers[0];
-    for (size_t i = 0; i < rows.size(); ++i) {
-      ByteView v(parts[i]);
-      const uint64_t w = v.size() / (rows[i].size() + 1);
-      auto entry = [&](uint64_t k) -> uint64_t {
-        switch (w) {
-          case 1: return v.read<uint8_t>(k);
-          case 2: return v.read<uint16_t>(k * 2);
-          case 4: return v.read<uint32_t>(k * 4);
-          default: return v.read<uint64_t>(k * 8);
-        }
-      };
-      uint64_t lo = entry(0), hi = entry(rows[i].size());
+    const uint64_t w = index_width();
+    auto entry = [&](ByteView v, uint64_t k) -> uint64_t {
+      switch (w) {
+        case 1: return v.read<uint8_t>(k);
+        case 2: return v.read<uint16_t>(k * 2);
+        case 4: return v.read<uint32_t>(k * 4);
+        default: return v.read<uint64_t>(k * 8);
+      }
+    };
+    auto add = [&](uint64_t lo, uint64_t hi) {
       check_corrupt(lo <= hi && hi <= data_buf.length, "repetition index points at [{}, {}) outside {} bytes", lo, hi,
                     data_buf.length);
       byte_ranges_.push_back({data_buf.offset + lo, hi - lo});
+    };
+    if (cache_rep_index()) {
+      if (!rep_index_) {
+        check_corrupt(parts.size() == 1, "repetition index read returned {} parts", parts.size());
+        rep_index_ = std::move(parts[0]);
+      }
+      for (const auto& r : rows) add(entry(*rep_index_, r.begin), entry(*rep_index_, r.end));
+      return;
     }
+    check_corrupt(parts.size() == rows.size(), "repetition index read returned {} parts", parts.size());
+    for (size_t i = 0; i < rows.size(); ++i) add(entry(parts[i], 0), entry(parts[i], rows[i].size()));
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
@@ -122,6 +137,15 @@ class FullZipDecoder final : public PageDecoder {
   void check_range(const RowRange& r) const {
     check_corrupt(r.begin < r.end && r.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}", r.begin,
                   r.end, ctx_.page->num_rows);
+  }
+
+  uint64_t index_width() const {
+    const auto& idx_buf = ctx_.page->buffers[1];
+    const uint64_t n = ctx_.page->num_rows;
+    check_corrupt(idx_buf.length % (n + 1) == 0, "repetition index of {} bytes for {} rows", idx_buf.length, n);
+    const uint64_t w = idx_buf.length / (n + 1);
+    check_corrupt(w == 1 || w == 2 || w == 4 || w == 8, "repetition index entries of {} bytes", w);
+    return w;
   }
 
   /// Whether `rows` need the repetition index (not when they are the whole page).
@@ -188,6 +212,7 @@ class FullZipDecoder final : public PageDecoder {
   bool variable_ = false;
   bool has_rep_index_ = false;
   std::vector<io::ByteRange> byte_ranges_;  // per row range, after load_metadata
+  std::optional<Bytes> rep_index_;          // the whole index, when cached
 };
 
 }  // namespace

@@ -41,6 +41,16 @@ void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uin
   check_corrupt(begin <= end && end <= src.num_values, "value range [{}, {}) outside a block of {}", begin, end,
                 src.num_values);
   const uint64_t n = end - begin;
+  if (!src.children.empty()) {
+    // One block per struct field (VariablePackedStruct values): append field by field.
+    if (dst.num_values == 0 && dst.children.empty()) dst.children.resize(src.children.size());
+    check_corrupt(dst.children.size() == src.children.size(), "pages of one column decode to {} and {} fields",
+                  dst.children.size(), src.children.size());
+    for (size_t i = 0; i < src.children.size(); ++i) append_values(dst.children[i], src.children[i], begin, end);
+    dst.num_values += n;
+    return;
+  }
+  check_corrupt(dst.children.empty(), "pages of one column decode to packed and plain values");
   if (dst.num_values == 0 && dst.data.empty() && dst.offsets.empty()) {
     // A fresh destination takes the source's shape; variable blocks always collect
     // 64-bit offsets.
@@ -53,6 +63,13 @@ void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uin
   check_corrupt(dst.is_variable() == src.is_variable() && (src.is_variable() || dst.bits_per_value == src.bits_per_value),
                 "pages of one column decode to different value widths");
   if (src.is_variable()) {
+    if (dst.bits_per_offset == 32) {
+      // A destination taken over whole from a decoder may hold 32-bit offsets: widen.
+      Bytes wide;
+      for (uint64_t i = 0; i * 4 < dst.offsets.size(); ++i) append_le<uint64_t>(wide, ByteView(dst.offsets).read<uint32_t>(i * 4));
+      dst.offsets = std::move(wide);
+      dst.bits_per_offset = 64;
+    }
     if (dst.offsets.empty()) append_le<uint64_t>(dst.offsets, 0);
     uint64_t base = ByteView(dst.offsets).read<uint64_t>(dst.num_values * 8);
     uint64_t s0 = src.offset(begin), s1 = src.offset(end);

@@ -158,6 +158,7 @@ class MiniBlockDecoder final : public PageDecoder {
       const uint64_t base = chunks_[first].offset;
       for (size_t c = first; c <= last; ++c) {
         const auto& info = chunks_[c];
+        chunks_decoded_counter()++;
         decoded.emplace(c, with_context(fmt::format("chunk {}", c), [&] {
           return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size), info.num_values);
         }));

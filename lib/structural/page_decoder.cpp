@@ -1,5 +1,8 @@
 #include "structural/page_decoder.h"
 
+#include <google/protobuf/unknown_field_set.h>
+
+#include "structural/blob.h"
 #include "structural/constant.h"
 #include "structural/fullzip.h"
 #include "structural/miniblock.h"
@@ -7,6 +10,11 @@
 namespace lance::structural {
 
 namespace pb = ::lance::encodings21;
+
+std::atomic<uint64_t>& chunks_decoded_counter() {
+  static std::atomic<uint64_t> n{0};
+  return n;
+}
 
 LeafData PageDecoder::read_rows(uint64_t begin, uint64_t end) {
   if (begin == end) {
@@ -28,9 +36,15 @@ std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
     case pb::PageLayout::kMiniBlockLayout: return make_miniblock_decoder(ctx, layout.mini_block_layout());
     case pb::PageLayout::kFullZipLayout: return make_fullzip_decoder(ctx, layout.full_zip_layout());
     case pb::PageLayout::kConstantLayout: return make_constant_decoder(ctx, layout.constant_layout());
-    case pb::PageLayout::kBlobLayout: throw_unsupported("blob page layout is not supported yet");
+    case pb::PageLayout::kBlobLayout: return make_blob_decoder(ctx, layout.blob_layout());
     case pb::PageLayout::kSparseLayout: throw_unsupported("sparse page layout (newer than Lance 8.0) is not supported");
-    default: throw_unsupported("unknown page layout (field {} of PageLayout)", static_cast<int>(layout.layout_case()));
+    default: {
+      // A layout newer than our .proto parses as an unknown field.
+      const auto& unknown = layout.GetReflection()->GetUnknownFields(layout);
+      if (!unknown.empty())
+        throw_unsupported("unknown page layout (field {} of PageLayout) is not supported", unknown.field(0).number());
+      throw_corrupt("page layout is empty");
+    }
   }
 }
 

@@ -12,6 +12,7 @@
 // `read_rows` does exactly that, synchronously, for one range.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -68,6 +69,9 @@ struct PageContext {
   /// The data file's size (blob descriptors point into it).
   uint64_t file_size = 0;
 };
+
+/// Process-wide count of mini-block chunks decompressed (for `--stats`).
+std::atomic<uint64_t>& chunks_decoded_counter();
 
 /// Chooses the decoder for the page's layout. Throws Error(unsupported) for layouts this
 /// build does not read (the message names the layout).

@@ -15,6 +15,9 @@
 //   layer 1 (item):  4 slots, valid = 1 1 0 1   (one per visible value)
 //
 // and the leaf's 4 value slots (1, 2, garbage, 5) line up with layer 1's slots.
+//
+// tests/test_repdef.cpp has a hand-written level sequence for every layer kind (and
+// struct/list mixes); bench/bench_repdef.cpp times unravel (target bench_repdef).
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,148 @@
+// inspect meta|schema|pages: what a Lance data file contains, as text or JSON.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "app/commands.h"
+#include "dataset/dataset.h"
+#include "format/file_reader.h"
+#include "inspect/dataset_meta.h"
+#include "inspect/inspect.h"
+#include "inspect/render.h"
+#include "output/sink.h"
+
+namespace lance::app {
+
+namespace {
+
+struct InspectArgs {
+  std::string path;
+  bool json = false;
+  bool exact_bytes = false;
+  std::optional<uint64_t> version;  ///< datasets: the version to read (latest when unset)
+};
+
+void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
+  cmd->add_option("path", a.path, path_help)->required();
+  cmd->add_flag("--json", a.json, "One JSON document instead of text (fields in the README)");
+  cmd->add_flag("-b,--bytes", a.exact_bytes, "Exact byte counts instead of KiB/MiB");
+}
+
+void add_version(CLI::App* cmd, InspectArgs& a) {
+  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)");
+}
+
+bool is_dataset(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec);
+}
+
+inspect::TextOptions text_options(const InspectArgs& a) {
+  inspect::TextOptions o;
+  o.exact_bytes = a.exact_bytes;
+  const char* no_color = std::getenv("NO_COLOR");
+  o.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+  return o;
+}
+
+/// Opens PATH as a data file; `what` names the command for the error on a directory.
+std::shared_ptr<format::FileReader> open_file(const InspectArgs& a, const char* what) {
+  if (is_dataset(a.path))
+    throw_unsupported("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what,
+                      a.path);
+  if (a.version) throw_usage("--version applies to dataset directories, not to the data file {}", a.path);
+  return format::FileReader::open(a.path);
+}
+
+void emit(const std::string& text) {
+  OutputSink sink(1);
+  sink.write(text);
+  sink.flush();
+}
+
+template <typename Info>
+void print(const Info& info, const InspectArgs& a) {
+  if (a.json)
+    // names and metadata come from the file: invalid UTF-8 becomes U+FFFD instead of an error
+    emit(inspect::to_json(info).dump(2, ' ', false, inspect::Json::error_handler_t::replace) + "\n");
+  else
+    emit(inspect::render_text(info, text_options(a)));
+}
+
+}  // namespace
+
+void register_inspect(CLI::App& app, CommandRunner& run) {
+  auto* cmd = app.add_subcommand("inspect", "Show what is inside a Lance file: meta, schema or pages");
+  cmd->require_subcommand(1);
+  cmd->footer("Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
+              "  lance-cli inspect schema data/sample/products.lance --json\n"
+              "  lance-cli inspect pages data/sample/products.lance -c name --page 0");
+
+  {
+    auto* meta = cmd->add_subcommand("meta", "Format version, rows, columns, pages, where the bytes go, global buffers");
+    auto args = std::make_shared<InspectArgs>();
+    add_common(meta, *args, "A .lance data file or a dataset directory");
+    add_version(meta, *args);
+    meta->footer("Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
+                 "  lance-cli inspect meta data/sample/products.lance --json | jq .bytes\n"
+                 "  lance-cli inspect meta data/datasets/appends --version 3");
+    meta->callback([&run, args] {
+      run.command = [args] {
+        if (is_dataset(args->path))
+          print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version)), *args);
+        else
+          print(inspect::inspect_file_meta(*open_file(*args, "inspect meta")), *args);
+      };
+    });
+  }
+  {
+    auto* schema = cmd->add_subcommand("schema", "The field tree: names, ids, parents, Lance and Arrow types, metadata");
+    auto args = std::make_shared<InspectArgs>();
+    add_common(schema, *args, "A .lance data file or a dataset directory");
+    add_version(schema, *args);
+    schema->footer("Examples:\n  lance-cli inspect schema data/sample/products.lance\n"
+                   "  lance-cli inspect schema table.lance --json | jq '.fields[].name'");
+    schema->callback([&run, args] {
+      run.command = [args] {
+        if (is_dataset(args->path)) {
+          auto ds = dataset::Dataset::open(args->path, args->version);
+          inspect::SchemaInfo info = inspect::inspect_schema(ds->schema());
+          info.kind = "dataset";
+          info.path = ds->path();
+          info.format_version = ds->manifest().data_storage_version;
+          print(info, *args);
+        } else {
+          print(inspect::inspect_schema(*open_file(*args, "inspect schema")), *args);
+        }
+      };
+    });
+  }
+  {
+    auto* pages = cmd->add_subcommand("pages", "Every page of every column: layout, encodings, chunks, buffers, sizes");
+    auto args = std::make_shared<InspectArgs>();
+    auto columns = std::make_shared<std::vector<std::string>>();
+    auto page = std::make_shared<int64_t>(0);
+    add_common(pages, *args, "A .lance data file");
+    pages->add_option("-c,--columns", *columns, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
+        ->delimiter(',');
+    auto* page_opt = pages->add_option("--page", *page, "Only page N of each selected column");
+    pages->footer("Examples:\n  lance-cli inspect pages data/sample/products.lance\n"
+                  "  lance-cli inspect pages data/sample/products.lance -c name,price --page 0\n"
+                  "  lance-cli inspect pages table.lance --json | jq '.columns[].pages[].layout'");
+    pages->callback([&run, args, columns, page, page_opt] {
+      const bool has_page = page_opt->count() > 0;
+      run.command = [args, columns, page, has_page] {
+        inspect::PageFilter filter;
+        filter.columns = *columns;
+        if (has_page && *page < 0) throw_usage("--page must be ≥ 0 (got {})", *page);
+        if (has_page) filter.page = static_cast<uint64_t>(*page);
+        print(inspect::inspect_pages(*open_file(*args, "inspect pages"), filter), *args);
+      };
+    });
+  }
+}
+
+}  // namespace lance::app

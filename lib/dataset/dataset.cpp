@@ -1,0 +1,298 @@
+#include "dataset/dataset.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "array/take.h"
+#include "dataset/schema_adapt.h"
+#include "read/file_scanner.h"
+#include "structural/assemble.h"
+
+namespace lance::dataset {
+
+namespace {
+
+/// Fragments whose readers stay open at once (each open data file holds an I/O pool).
+constexpr size_t kOpenFragments = 2;
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Dataset
+
+std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::optional<uint64_t> version, io::IoOptions io) {
+  auto ds = std::shared_ptr<Dataset>(new Dataset());
+  ds->dir_ = dir;
+  ds->io_ = io;
+  const ManifestLocation where = find_manifest(dir, version);
+  ds->manifest_ = read_manifest(where.path);
+  check_corrupt(ds->manifest_.version == where.version, "{}: manifest says version {} but its name says {}", where.path,
+                ds->manifest_.version, where.version);
+  auto& frags = ds->manifest_.fragments;
+  ds->live_rows_.reserve(frags.size());
+  for (size_t i = 0; i < frags.size(); ++i) {
+    Fragment& f = frags[i];
+    if (f.physical_rows == 0 && !f.files.empty()) {
+      // Old writers left the row count unset (0 = unknown): the data file knows it.
+      f.physical_rows = format::FileReader::open(ds->data_file_path(f.files[0]), io)->num_rows();
+    }
+    check_corrupt(f.physical_rows <= kMaxFragmentRows, "{}: fragment {} claims {} rows (more than 2^32)", where.path,
+                  f.id, f.physical_rows);
+    uint64_t deleted = 0;
+    if (f.deletion) {
+      // 8.0 records the count; older writers may leave it 0 (unknown): then read the file.
+      deleted = f.deletion->num_deleted_rows != 0 ? f.deletion->num_deleted_rows : ds->deletion_vector(i).num_deleted();
+    }
+    check_corrupt(deleted <= f.physical_rows, "{}: fragment {} has {} deleted rows but only {} rows", where.path, f.id,
+                  deleted, f.physical_rows);
+    ds->live_rows_.push_back(f.physical_rows - deleted);
+    ds->num_rows_ += f.physical_rows - deleted;
+  }
+  spdlog::debug("{}: version {} ({} naming), {} fragments, {} rows", dir, ds->manifest_.version,
+                where.naming == ManifestNaming::v2 ? "v2" : "v1", frags.size(), ds->num_rows_);
+  return ds;
+}
+
+std::string Dataset::data_file_path(const DataFileRef& file) const {
+  return (std::filesystem::path(dir_) / "data" / file.path).string();
+}
+
+DeletionVector Dataset::deletion_vector(size_t index) const {
+  return read_deletion_file(dir_, manifest_.fragments.at(index));
+}
+
+// ---------------------------------------------------------------------------------------------
+// DatasetRowReader
+
+/// The open data files of one fragment and where each projected column comes from.
+struct DatasetRowReader::FragmentState {
+  size_t index = 0;
+  DeletionVector deletions;
+  struct Source {
+    const format::LanceField* stored = nullptr;  ///< the field as the data file stores it
+    size_t reader = 0;                           ///< index into `readers`
+    size_t column = 0;                           ///< column of that reader's batches
+  };
+  std::vector<std::optional<Source>> sources;  ///< per projected column; empty = all nulls
+  std::vector<std::shared_ptr<format::FileReader>> files;  ///< per data file, open if needed
+  std::vector<read::FileRowReader> readers;                ///< one per data file in use
+};
+
+/// Reads submitted for one chunk of one fragment.
+struct DatasetRowReader::PendingChunk {
+  std::shared_ptr<FragmentState> state;  // keeps the readers alive while reads are in flight
+  std::vector<std::unique_ptr<read::FileRowReader::PendingBatch>> parts;  // per reader
+  uint64_t num_rows = 0;
+};
+
+DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::vector<size_t> fields)
+    : dataset_(std::move(dataset)), field_indices_(std::move(fields)) {
+  for (size_t fi : field_indices_) fields_.push_back(structural::output_field(dataset_->schema().fields.at(fi).arrow));
+  starts_.reserve(dataset_->live_rows().size() + 1);
+  uint64_t at = 0;
+  for (uint64_t n : dataset_->live_rows()) {
+    starts_.push_back(at);
+    at += n;
+  }
+  starts_.push_back(at);
+}
+
+DatasetRowReader::~DatasetRowReader() = default;
+
+size_t DatasetRowReader::fragment_of(uint64_t row) const {
+  // The last fragment starting at or before `row`: empty fragments share their start with
+  // the next one, so this is the one that holds the row.
+  auto it = std::upper_bound(starts_.begin(), starts_.end() - 1, row);
+  return static_cast<size_t>(it - starts_.begin()) - 1;
+}
+
+std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment(size_t index) {
+  const Fragment& frag = dataset_->fragments().at(index);
+  auto st = std::make_shared<FragmentState>();
+  st->index = index;
+  st->deletions = dataset_->deletion_vector(index);
+  st->files.resize(frag.files.size());
+  // Which data file holds each projected column: the one listing an id of its subtree
+  // (2.1+ files list leaf ids only; 2.0 files list every id).
+  std::vector<std::vector<size_t>> file_fields(frag.files.size());  // per data file: its schema's field indices
+  std::vector<std::vector<size_t>> file_slots(frag.files.size());   // per data file: the projected columns
+  std::vector<const format::LanceField*> stored(field_indices_.size(), nullptr);
+  for (size_t k = 0; k < field_indices_.size(); ++k) {
+    const format::LanceField& field = dataset_->schema().fields.at(field_indices_[k]);
+    std::vector<int32_t> ids;
+    collect_field_ids(field, ids);
+    std::optional<size_t> holder;
+    for (size_t d = 0; d < frag.files.size(); ++d) {
+      if (std::none_of(ids.begin(), ids.end(), [&](int32_t id) { return frag.files[d].holds_field(id); })) continue;
+      if (holder)
+        throw_unsupported("column '{}' is split across data files '{}' and '{}'", field.name, frag.files[*holder].path,
+                          frag.files[d].path);
+      holder = d;
+    }
+    if (!holder) continue;  // the column was added after this fragment was written: nulls
+    const size_t d = *holder;
+    if (!st->files[d]) {
+      auto file = format::FileReader::open(dataset_->data_file_path(frag.files[d]), dataset_->io_options());
+      if (file->num_rows() != frag.physical_rows)
+        throw Error(ErrorKind::corrupt, fmt::format("{}: data file has {} rows but the fragment has {}", file->path(),
+                                                    file->num_rows(), frag.physical_rows));
+      st->files[d] = std::move(file);
+    }
+    const auto& fields_in_file = st->files[d]->schema().fields;
+    auto it = std::find_if(fields_in_file.begin(), fields_in_file.end(),
+                           [&](const format::LanceField& f) { return f.id == field.id; });
+    if (it == fields_in_file.end())
+      throw Error(ErrorKind::corrupt, fmt::format("{}: listed for column '{}' (field id {}), but its schema has no such field",
+                                                  st->files[d]->path(), field.name, field.id));
+    file_fields[d].push_back(static_cast<size_t>(it - fields_in_file.begin()));
+    file_slots[d].push_back(k);
+    stored[k] = &*it;
+  }
+  st->sources.resize(field_indices_.size());
+  for (size_t d = 0; d < frag.files.size(); ++d) {
+    if (file_fields[d].empty()) continue;
+    const size_t r = st->readers.size();
+    st->readers.emplace_back(st->files[d], file_fields[d]);
+    for (size_t c = 0; c < file_slots[d].size(); ++c) st->sources[file_slots[d][c]] = FragmentState::Source{stored[file_slots[d][c]], r, c};
+  }
+  return st;
+}
+
+std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::fragment_state(size_t index) {
+  for (auto it = open_.begin(); it != open_.end(); ++it) {
+    if ((*it)->index != index) continue;
+    auto st = *it;
+    open_.erase(it);
+    open_.push_front(st);
+    return st;
+  }
+  auto st = with_context(fmt::format("{}: fragment {}", dataset_->path(), dataset_->fragments().at(index).id),
+                         [&] { return open_fragment(index); });
+  open_.push_front(st);
+  while (open_.size() > kOpenFragments) open_.pop_back();
+  return st;
+}
+
+RecordBatch DatasetRowReader::assemble(const FragmentState& st, std::vector<RecordBatch> parts, uint64_t num_rows) const {
+  const auto& schema_fields = dataset_->schema().fields;
+  RecordBatch out;
+  out.fields = fields_;
+  out.num_rows = static_cast<int64_t>(num_rows);
+  for (size_t k = 0; k < field_indices_.size(); ++k) {
+    if (!st.sources[k]) {
+      out.columns.push_back(make_null_array(fields_[k]->type, static_cast<int64_t>(num_rows)));
+      continue;
+    }
+    const auto& src = *st.sources[k];
+    out.columns.push_back(adapt_to_table_field(parts.at(src.reader).columns.at(src.column), *src.stored,
+                                               schema_fields[field_indices_[k]], fields_[k]));
+  }
+  return out;
+}
+
+std::unique_ptr<DatasetRowReader::PendingChunk> DatasetRowReader::start_chunk(size_t index, uint64_t begin, uint64_t end) {
+  auto pending = std::make_unique<PendingChunk>();
+  pending->state = fragment_state(index);
+  pending->num_rows = end - begin;
+  const FragmentState& st = *pending->state;
+  if (st.readers.empty()) return pending;
+  // Physical rows to read: the surviving runs (deleted rows are never decoded).
+  std::vector<structural::RowRange> ranges;
+  if (st.deletions.empty()) {
+    ranges.push_back({begin, end});
+  } else {
+    const uint64_t first = st.deletions.physical_row(begin);
+    const uint64_t last = st.deletions.physical_row(end - 1) + 1;
+    for (const auto& [a, b] : st.deletions.live_runs(first, last)) ranges.push_back({a, b});
+  }
+  for (auto& r : pending->state->readers) pending->parts.push_back(r.start(ranges));
+  return pending;
+}
+
+RecordBatch DatasetRowReader::finish_chunk(std::unique_ptr<PendingChunk> pending) {
+  FragmentState& st = *pending->state;
+  std::vector<RecordBatch> parts;
+  parts.reserve(st.readers.size());
+  for (size_t r = 0; r < st.readers.size(); ++r) parts.push_back(st.readers[r].finish(std::move(pending->parts[r])));
+  return assemble(st, std::move(parts), pending->num_rows);
+}
+
+void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
+                            const std::function<void(RecordBatch)>& sink) {
+  end = std::min(end, num_rows());
+  if (begin >= end) return;
+  if (batch_size == 0) throw_usage("batch size must be at least 1");
+  // Chunks: at most batch_size visible rows, never crossing a fragment. Fragments before
+  // `begin` are skipped by their row counts alone: none of their files is opened.
+  size_t frag = fragment_of(begin);
+  uint64_t row = begin;
+  auto next_chunk = [&]() -> std::unique_ptr<PendingChunk> {
+    while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
+    if (row >= end) return nullptr;
+    const uint64_t lo = row - starts_[frag];
+    const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
+    const uint64_t chunk_end = std::min(hi, lo + batch_size);
+    row = starts_[frag] + chunk_end;
+    return start_chunk(frag, lo, chunk_end);
+  };
+  auto next = next_chunk();
+  while (next) {
+    auto current = std::move(next);
+    next = next_chunk();  // its reads run while the current chunk is decoded and written
+    sink(finish_chunk(std::move(current)));
+  }
+}
+
+RecordBatch DatasetRowReader::take_from_fragment(size_t index, const std::vector<uint64_t>& rows) {
+  auto st = fragment_state(index);
+  std::vector<uint64_t> physical;
+  physical.reserve(rows.size());
+  for (uint64_t r : rows) physical.push_back(st->deletions.empty() ? r : st->deletions.physical_row(r));
+  std::vector<RecordBatch> parts;
+  parts.reserve(st->readers.size());
+  for (auto& r : st->readers) parts.push_back(r.take(physical));
+  return assemble(*st, std::move(parts), rows.size());
+}
+
+RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
+  const uint64_t n = num_rows();
+  for (uint64_t r : rows)
+    if (r >= n) throw_usage("row {} is out of range: {} has {} rows", r, path(), n);
+  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  // Every needed row once, fragment by fragment, in scan order.
+  std::vector<RecordBatch> parts;
+  for (size_t i = 0; i < sorted.size();) {
+    const size_t f = fragment_of(sorted[i]);
+    std::vector<uint64_t> local;
+    for (; i < sorted.size() && sorted[i] < starts_[f + 1]; ++i) local.push_back(sorted[i] - starts_[f]);
+    parts.push_back(take_from_fragment(f, local));
+  }
+  RecordBatch read;
+  read.fields = fields_;
+  read.num_rows = static_cast<int64_t>(sorted.size());
+  for (size_t k = 0; k < fields_.size(); ++k) {
+    if (parts.size() == 1) {
+      read.columns.push_back(parts[0].columns[k]);
+      continue;
+    }
+    std::vector<ArrayPtr> cols;
+    for (const auto& p : parts) cols.push_back(p.columns[k]);
+    read.columns.push_back(cols.empty() ? make_null_array(fields_[k]->type, 0) : concat_arrays(fields_[k]->type, cols));
+  }
+  if (sorted.size() == rows.size() && std::equal(sorted.begin(), sorted.end(), rows.begin())) return read;
+  // Back to the asked order, repeats included.
+  std::vector<int64_t> index(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    index[i] = std::lower_bound(sorted.begin(), sorted.end(), rows[i]) - sorted.begin();
+  RecordBatch out;
+  out.fields = fields_;
+  out.num_rows = static_cast<int64_t>(rows.size());
+  for (const auto& c : read.columns) out.columns.push_back(take_array(c, index));
+  return out;
+}
+
+}  // namespace lance::dataset

@@ -1,0 +1,109 @@
+// A Lance dataset directory at one version, and reading its rows.
+//
+// Layout (format map 8.1): `_versions/*.manifest` (one per version), `data/*.lance` (data
+// files; a fragment has one per group of columns), `_deletions/*.{arrow,bin}` (deleted rows
+// per fragment). The manifest lists the fragments in scan order; each fragment's visible rows
+// are its physical rows minus its deletions.
+//
+// Usage:
+//   auto ds = Dataset::open("/data/t.lance");            // latest version
+//   auto ds1 = Dataset::open("/data/t.lance", 1);        // version 1
+//   DatasetRowReader reader(ds, read::resolve_projection(ds->schema(), {"id"}));
+//   reader.scan(0, reader.num_rows(), 8192, sink);
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataset/deletion.h"
+#include "dataset/manifest.h"
+#include "dataset/table_reader.h"
+#include "format/file_reader.h"
+
+namespace lance::read {
+class FileRowReader;
+}
+
+namespace lance::dataset {
+
+/// Fragments address rows with 32 bits (Lance row addresses are fragment << 32 | offset).
+inline constexpr uint64_t kMaxFragmentRows = uint64_t{1} << 32;
+
+/// One version of a dataset: its manifest, and the visible row count of each fragment.
+/// Immutable after `open`; data and deletion files are read only when asked for.
+class Dataset {
+ public:
+  /// Opens `dir` at `version` (latest when empty). Reads the manifest, plus the deletion
+  /// files (and data-file footers) whose row counts the manifest does not record.
+  static std::shared_ptr<const Dataset> open(const std::string& dir, std::optional<uint64_t> version = std::nullopt,
+                                             io::IoOptions io = io::IoOptions::from_env());
+
+  const std::string& path() const { return dir_; }
+  uint64_t version() const { return manifest_.version; }
+  const Manifest& manifest() const { return manifest_; }
+  const format::Schema& schema() const { return manifest_.schema; }
+  const std::vector<Fragment>& fragments() const { return manifest_.fragments; }
+  /// Visible rows of each fragment, in manifest order.
+  const std::vector<uint64_t>& live_rows() const { return live_rows_; }
+  /// Visible rows of the whole dataset.
+  uint64_t num_rows() const { return num_rows_; }
+  const io::IoOptions& io_options() const { return io_; }
+
+  /// Path of a data file: `<dataset dir>/data/<file path>`.
+  std::string data_file_path(const DataFileRef& file) const;
+  /// The deletion vector of fragment `index` (read from disk; empty when it has none).
+  DeletionVector deletion_vector(size_t index) const;
+
+ private:
+  std::string dir_;
+  Manifest manifest_;
+  std::vector<uint64_t> live_rows_;
+  uint64_t num_rows_ = 0;
+  io::IoOptions io_;
+};
+
+/// Rows of a dataset: fragments in manifest order, deleted rows skipped. Columns are found
+/// by field id, so renamed columns take the manifest's name, dropped columns are ignored,
+/// and a column missing from a fragment's data files reads as nulls.
+class DatasetRowReader final : public TableReader {
+ public:
+  /// `fields`: indices of top-level fields of `dataset->schema()` (see read::resolve_projection).
+  DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::vector<size_t> fields);
+  ~DatasetRowReader() override;
+
+  const std::string& path() const override { return dataset_->path(); }
+  const format::Schema& schema() const override { return dataset_->schema(); }
+  const std::vector<FieldPtr>& fields() const override { return fields_; }
+  uint64_t num_rows() const override { return dataset_->num_rows(); }
+  void scan(uint64_t begin, uint64_t end, uint64_t batch_size, const std::function<void(RecordBatch)>& sink) override;
+  RecordBatch take(std::span<const uint64_t> rows) override;
+
+  const Dataset& dataset() const { return *dataset_; }
+
+ private:
+  struct FragmentState;
+  struct PendingChunk;
+  /// Submits the reads of visible rows [begin, end) of fragment `index` (begin < end).
+  std::unique_ptr<PendingChunk> start_chunk(size_t index, uint64_t begin, uint64_t end);
+  RecordBatch finish_chunk(std::unique_ptr<PendingChunk> pending);
+  /// Visible rows `rows` (sorted, unique, counted within the fragment) of fragment `index`.
+  RecordBatch take_from_fragment(size_t index, const std::vector<uint64_t>& rows);
+  /// Table-shaped columns from the data files' batches (one per reader of `st`).
+  RecordBatch assemble(const FragmentState& st, std::vector<RecordBatch> parts, uint64_t num_rows) const;
+  std::shared_ptr<FragmentState> fragment_state(size_t index);
+  std::shared_ptr<FragmentState> open_fragment(size_t index);
+  /// The fragment holding visible row `row` of the dataset (row < num_rows()).
+  size_t fragment_of(uint64_t row) const;
+
+  std::shared_ptr<const Dataset> dataset_;
+  std::vector<size_t> field_indices_;
+  std::vector<FieldPtr> fields_;
+  std::vector<uint64_t> starts_;  ///< first visible row of each fragment; back() = num_rows
+  std::deque<std::shared_ptr<FragmentState>> open_;  ///< most recently used first
+};
+
+}  // namespace lance::dataset

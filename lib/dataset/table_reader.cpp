@@ -1,0 +1,68 @@
+#include "dataset/table_reader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "dataset/dataset.h"
+#include "read/file_scanner.h"
+
+namespace lance::dataset {
+
+namespace {
+
+/// A single Lance data file as a table.
+class FileTableReader final : public TableReader {
+ public:
+  FileTableReader(std::shared_ptr<format::FileReader> file, const std::vector<std::string>& columns)
+      : file_(file), reader_(file, read::resolve_column_paths(file->schema(), columns)) {}
+
+  const std::string& path() const override { return file_->path(); }
+  const format::Schema& schema() const override { return file_->schema(); }
+  const std::vector<FieldPtr>& fields() const override { return reader_.fields(); }
+  uint64_t num_rows() const override { return reader_.num_rows(); }
+
+  void scan(uint64_t begin, uint64_t end, uint64_t batch_size, const std::function<void(RecordBatch)>& sink) override {
+    end = std::min(end, num_rows());
+    if (begin >= end) return;
+    if (batch_size == 0) throw_usage("batch size must be at least 1");
+    auto start_batch = [&](uint64_t row) { return reader_.start({{row, std::min(end, row + batch_size)}}); };
+    auto next = start_batch(begin);
+    for (uint64_t row = begin; row < end; row += batch_size) {
+      auto current = std::move(next);
+      if (end - row > batch_size) next = start_batch(row + batch_size);
+      sink(reader_.finish(std::move(current)));
+    }
+  }
+
+  RecordBatch take(std::span<const uint64_t> rows) override { return reader_.take(rows); }
+
+ private:
+  std::shared_ptr<format::FileReader> file_;
+  read::FileRowReader reader_;
+};
+
+}  // namespace
+
+bool is_dataset_dir(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec) &&
+         std::filesystem::is_directory(std::filesystem::path(path) / kVersionsDir, ec);
+}
+
+std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
+  if (is_dataset_dir(path)) {
+    auto ds = Dataset::open(path, options.version, options.io);
+    auto fields = read::resolve_projection(ds->schema(), options.columns);
+    return std::make_unique<DatasetRowReader>(std::move(ds), std::move(fields));
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
+  if (options.version)
+    throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
+  auto file = format::FileReader::open(path, options.io);
+  return std::make_unique<FileTableReader>(std::move(file), options.columns);
+}
+
+}  // namespace lance::dataset

@@ -1,0 +1,192 @@
+#include "structural/blob.h"
+
+#include "encoding/sizes.h"
+
+namespace lance::structural {
+
+namespace pb = ::lance::encodings21;
+using encoding::DataBlock;
+
+std::vector<BlobDescriptor> blob_descriptors(const DataBlock& values) {
+  std::vector<BlobDescriptor> out(values.num_values);
+  if (!values.children.empty()) {
+    // A struct block (e.g. from a VariablePackedStruct): one child per descriptor field.
+    check_corrupt(values.children.size() == 2, "blob descriptors have {} fields, expected 2", values.children.size());
+    for (const auto& c : values.children) {
+      check_corrupt(!c.is_variable() && c.bits_per_value == 64 && c.num_values == values.num_values,
+                    "blob descriptor fields must be {} u64 values", values.num_values);
+    }
+    ByteView pos(values.children[0].data), size(values.children[1].data);
+    for (uint64_t i = 0; i < values.num_values; ++i) out[i] = {pos.read<uint64_t>(i * 8), size.read<uint64_t>(i * 8)};
+    return out;
+  }
+  check_corrupt(!values.is_variable() && values.bits_per_value == 128,
+                "blob descriptors must be 128-bit {{position, size}} rows, got {}-bit values", values.bits_per_value);
+  check_corrupt(values.packed_child_bits.empty() ||
+                    (values.packed_child_bits.size() == 2 && values.packed_child_bits[0] == 64 &&
+                     values.packed_child_bits[1] == 64),
+                "blob descriptors must pack two u64 fields");
+  ByteView rows(values.data);
+  for (uint64_t i = 0; i < values.num_values; ++i) out[i] = {rows.read<uint64_t>(i * 16), rows.read<uint64_t>(i * 16 + 8)};
+  return out;
+}
+
+namespace {
+
+/// Bits of a placeholder descriptor's position that hold the repetition level (below) and
+/// the definition level (above).
+inline constexpr unsigned kBlobLevelBits = 16;
+
+class BlobDecoder final : public PageDecoder {
+ public:
+  BlobDecoder(const PageContext& ctx, const pb::BlobLayout& layout)
+      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), file_size_(ctx.io->file().size()) {
+    for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
+    if (layers_.empty()) layers_.push_back(pb::REPDEF_ALL_VALID_ITEM);
+    for (auto l : layers_) def_levels_of(l);  // rejects unknown layers
+    if (max_rep_level(layers_) > 0) throw_unsupported("blob columns inside lists are not supported");
+    has_def_ = max_visible_def(layers_) > 0;
+    check_corrupt(layout.has_inner_layout(), "blob page has no inner layout");
+    const pb::PageLayout& inner = layout.inner_layout();
+    check_corrupt(inner.layout_case() != pb::PageLayout::kBlobLayout, "blob page nested in a blob page");
+    check_corrupt(inner.layout_case() != pb::PageLayout::LAYOUT_NOT_SET, "blob page has an empty inner layout");
+    // The inner page: same buffers and rows, the inner layout (shares ownership of the
+    // outer protobuf), descriptors typed as 16-byte values.
+    inner_page_ = *ctx.page;
+    inner_page_.layout = std::shared_ptr<const pb::PageLayout>(ctx.page->layout, &inner);
+    PageContext inner_ctx = ctx;
+    inner_ctx.page = &inner_page_;
+    inner_ctx.leaf_type = make_fixed_size_binary(16);
+    inner_ = with_context("blob descriptors", [&] { return make_page_decoder(inner_ctx); });
+  }
+
+  const char* layout_name() const override { return "blob"; }
+
+  std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) override {
+    descriptors_for_.clear();
+    auto meta = inner_->metadata_ranges(rows);
+    if (!meta.empty()) {
+      stage_ = Stage::inner_metadata;
+      return meta;
+    }
+    stage_ = Stage::descriptors;
+    return inner_->data_ranges(rows);
+  }
+
+  void load_metadata(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
+    with_context("blob descriptors", [&] {
+      if (stage_ == Stage::inner_metadata) {
+        inner_->load_metadata(rows, std::move(parts));
+        auto data = inner_->data_ranges(rows);
+        parts = data.empty() ? std::vector<Bytes>{} : io_->read(std::move(data), priority_ + first_row(rows));
+      }
+      take_descriptors(rows, inner_->decode(rows, std::move(parts)));
+    });
+    stage_ = Stage::none;
+  }
+
+  std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
+    ensure_descriptors(rows);
+    std::vector<io::ByteRange> out;
+    for (const auto& d : descriptors_)
+      if (d.size > 0) out.push_back({d.position, d.size});
+    return out;
+  }
+
+  LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
+    LeafData out;
+    out.layers = layers_;
+    if (rows.empty()) return out;
+    ensure_descriptors(rows);
+    uint64_t num_rows = 0;
+    for (const auto& r : rows) num_rows += r.size();
+    check_corrupt(descriptors_.size() == num_rows, "{} blob descriptors for {} rows", descriptors_.size(), num_rows);
+    out.num_rows = num_rows;
+    DataBlock& values = out.values;
+    values.bits_per_offset = 64;
+    values.num_values = num_rows;
+    append_le<uint64_t>(values.offsets, 0);
+    if (has_def_) out.def.reserve(num_rows);
+    size_t next = 0;
+    for (uint64_t i = 0; i < descriptors_.size(); ++i) {
+      const BlobDescriptor& d = descriptors_[i];
+      uint16_t def = 0;
+      if (d.size > 0) {
+        check_corrupt(next < parts.size(), "blob read returned {} parts, fewer than the values", parts.size());
+        const Bytes& bytes = parts[next++];
+        check_corrupt(bytes.size() == d.size, "blob of {} bytes read as {}", d.size, bytes.size());
+        check_alloc(values.data.size() + bytes.size(), "blob values");
+        values.data.insert(values.data.end(), bytes.begin(), bytes.end());
+      } else if (d.position != 0) {
+        // A placeholder: the levels of an entry without a value.
+        check_corrupt(d.position >> (2 * kBlobLevelBits) == 0, "blob descriptor {} has position {} but size 0", i,
+                      d.position);
+        const uint64_t rep = d.position & ((uint64_t{1} << kBlobLevelBits) - 1);
+        def = static_cast<uint16_t>(d.position >> kBlobLevelBits);
+        check_corrupt(rep == 0, "blob descriptor {} carries repetition level {} in a page without lists", i, rep);
+        check_corrupt(def > 0 && def <= max_visible_def(layers_), "blob descriptor {} carries definition level {}",
+                      i, def);
+      }
+      if (has_def_) out.def.push_back(def);
+      append_le<uint64_t>(values.offsets, values.data.size());
+    }
+    check_corrupt(next == parts.size(), "blob read returned {} parts for {} values", parts.size(), next);
+    return out;
+  }
+
+ private:
+  enum class Stage { none, inner_metadata, descriptors };
+
+  static uint64_t first_row(std::span<const RowRange> rows) { return rows.empty() ? 0 : rows.front().begin; }
+
+  /// Keeps the descriptors of `rows` (decoded inner page) after checking them.
+  void take_descriptors(std::span<const RowRange> rows, LeafData inner) {
+    check_corrupt(inner.rep.empty() && inner.values.num_values == inner.num_levels(),
+                  "blob descriptor page has its own levels");
+    descriptors_ = blob_descriptors(inner.values);
+    for (size_t i = 0; i < descriptors_.size(); ++i) {
+      const BlobDescriptor& d = descriptors_[i];
+      if (d.size == 0) continue;  // empty values and placeholders point nowhere
+      check_corrupt(d.position <= file_size_ && d.size <= file_size_ - d.position,
+                    "blob {} at [{}, +{}) lies outside the {}-byte file", i, d.position, d.size, file_size_);
+    }
+    descriptors_for_.assign(rows.begin(), rows.end());
+  }
+
+  /// Descriptors for `rows`, read synchronously if the rounds were not run for them.
+  void ensure_descriptors(std::span<const RowRange> rows) {
+    if (same_rows(rows)) return;
+    with_context("blob descriptors", [&] {
+      auto meta = inner_->metadata_ranges(rows);
+      if (!meta.empty()) inner_->load_metadata(rows, io_->read(std::move(meta), priority_ + first_row(rows)));
+      auto data = inner_->data_ranges(rows);
+      take_descriptors(rows, inner_->decode(rows, data.empty() ? std::vector<Bytes>{}
+                                                                : io_->read(std::move(data), priority_ + first_row(rows))));
+    });
+  }
+
+  bool same_rows(std::span<const RowRange> rows) const {
+    if (rows.size() != descriptors_for_.size()) return false;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].begin != descriptors_for_[i].begin || rows[i].end != descriptors_for_[i].end) return false;
+    return !rows.empty();
+  }
+
+  PageContext ctx_;
+  uint64_t file_size_;
+  std::vector<RepDefLayer> layers_;
+  bool has_def_ = false;
+  format::PageInfo inner_page_;
+  std::unique_ptr<PageDecoder> inner_;
+  Stage stage_ = Stage::none;
+  std::vector<BlobDescriptor> descriptors_;
+  std::vector<RowRange> descriptors_for_;
+};
+
+}  // namespace
+
+std::unique_ptr<PageDecoder> make_blob_decoder(const PageContext& ctx, const pb::BlobLayout& layout) {
+  return std::make_unique<BlobDecoder>(ctx, layout);
+}
+
+}  // namespace lance::structural

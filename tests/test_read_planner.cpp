@@ -1,0 +1,107 @@
+// The page-batch planner: request counts and bytes for scans and takes of one column.
+#include <catch2/catch.hpp>
+
+#include "cli_runner.h"
+#include "format/file_reader.h"
+#include "read/column_reader.h"
+#include "read/file_scanner.h"
+
+using lance::read::ColumnReader;
+using lance::read::RowRange;
+using lance::testing::source_path;
+
+namespace {
+
+struct Counts {
+  uint64_t requests, iops, bytes;
+};
+Counts counts(const lance::format::FileReader& f) {
+  const auto& s = f.io().stats();
+  return {s.requests.load(), s.iops.load(), s.bytes_read.load()};
+}
+
+uint64_t page_bytes(const lance::format::PageInfo& p) {
+  uint64_t n = 0;
+  for (const auto& b : p.buffers) n += b.length;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("planner: a multi-page column is read with one metadata and one data request", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  const auto& col = file->columns().at(2);  // 'txt': 7 pages
+  REQUIRE(col.pages.size() == 7);
+  ColumnReader reader(file, 2, file->schema().fields.at(2).arrow->type, "txt");
+  auto before = counts(*file);
+  auto leaf = reader.read(0, file->num_rows());
+  auto after = counts(*file);
+  CHECK(leaf.num_rows == file->num_rows());
+  CHECK(after.requests - before.requests == 2);  // all pages' metadata, then all pages' data
+}
+
+TEST_CASE("planner: batching off means one data request per page", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  ColumnReader reader(file, 2, file->schema().fields.at(2).arrow->type, "txt");
+  reader.set_page_batch_bytes(0);
+  auto before = counts(*file);
+  reader.read(0, file->num_rows());
+  auto after = counts(*file);
+  CHECK(after.requests - before.requests == 1 + 7);
+}
+
+TEST_CASE("planner: the byte budget splits batches", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  ColumnReader reader(file, 2, file->schema().fields.at(2).arrow->type, "txt");
+  // A budget smaller than any two pages' data: every page its own request again.
+  reader.set_page_batch_bytes(1);
+  auto before = counts(*file);
+  reader.read(0, file->num_rows());
+  CHECK(counts(*file).requests - before.requests == 1 + 7);
+}
+
+TEST_CASE("planner: pages no row touches are not read", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  const auto& pages = file->columns().at(2).pages;
+  ColumnReader reader(file, 2, file->schema().fields.at(2).arrow->type, "txt");
+  // Rows 310..320 lie in page 1 only (pages of 300 rows).
+  auto before = counts(*file);
+  auto leaf = reader.read(310, 320);
+  auto after = counts(*file);
+  CHECK(leaf.num_rows == 10);
+  CHECK(after.bytes - before.bytes <= page_bytes(pages[1]));
+  CHECK(after.requests - before.requests <= 2);
+}
+
+TEST_CASE("planner: a take reads each needed chunk once, in two requests per column", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  ColumnReader reader(file, 0, file->schema().fields.at(0).arrow->type, "id");
+  std::vector<RowRange> rows = {{1, 2}, {2, 3}, {700, 701}, {1500, 1502}, {1999, 2000}};
+  auto before = counts(*file);
+  auto leaf = reader.read_ranges(rows);
+  auto after = counts(*file);
+  CHECK(leaf.num_rows == 6);
+  CHECK(after.requests - before.requests == 2);
+  // A second take of rows in the same pages needs no metadata round.
+  before = counts(*file);
+  reader.read_ranges(rows);
+  CHECK(counts(*file).requests - before.requests == 1);
+}
+
+TEST_CASE("planner: a whole full-zip page is read without its repetition index", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/strings_long-v2.2.lance"));
+  const auto& page = file->columns().at(0).pages.at(0);
+  REQUIRE(page.layout->has_full_zip_layout());
+  REQUIRE(page.buffers.size() == 2);
+  ColumnReader reader(file, 0, file->schema().fields.at(0).arrow->type, "medium");
+  auto before = counts(*file);
+  reader.read(0, page.num_rows);
+  auto after = counts(*file);
+  CHECK(after.requests - before.requests == 1);
+  CHECK(after.bytes - before.bytes == page.buffers[0].length);
+  // A partial read needs the index entries first: two requests.
+  ColumnReader partial(file, 0, file->schema().fields.at(0).arrow->type, "medium");
+  before = counts(*file);
+  partial.read(3, 5);
+  CHECK(counts(*file).requests - before.requests == 2);
+}
