@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/commands.h"
+#include "app/stats.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
 #include "output/sink.h"
@@ -24,14 +25,20 @@ struct OutputArgs {
   std::vector<std::string> columns;
   uint64_t batch_size = read::kDefaultBatchSize;
   std::string output;  ///< -o FILE; empty = stdout
+  std::string stats;   ///< --stats[=text|json]; empty = off
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& a) {
   cmd->add_option("-c,--columns", a.columns, "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")->delimiter(',');
-  cmd->add_option("-f,--format", a.format, "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream)")->capture_default_str();
+  cmd->add_option("-f,--format", a.format,
+                  "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream), null (decode, write nothing)")
+      ->capture_default_str();
   cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout");
   cmd->add_option("--null", a.null_text, "Text for null cells in csv/tsv (default: empty)");
   cmd->add_flag("--no-header", a.no_header, "Omit the csv/tsv header line");
+  cmd->add_flag("--stats{text}", a.stats,
+                "Print on stderr what was read (requests, I/O operations, bytes, pages, chunks, rows) and where "
+                "the time went; --stats=json for one JSON line");
   cmd->add_option("--batch-size", a.batch_size, "Rows per decoded batch")->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
 }
 
@@ -129,6 +136,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
     run.command = [path, args, limit, offset, version] {
       if (*limit < -1) throw_usage("--limit must be ≥ 0 (got {})", *limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
+      StatsReport stats(args->stats);
       auto reader = open_table(*path, *version, args->columns);
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
@@ -136,8 +144,13 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       const uint64_t begin = std::min<uint64_t>(static_cast<uint64_t>(*offset), n);
       const uint64_t end = *limit < 0 ? n : std::min<uint64_t>(n, begin + static_cast<uint64_t>(*limit));
       // The reader keeps the reads of the next batch in flight while this one is written.
-      reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) { out.writer->write(batch); });
+      uint64_t rows_out = 0;
+      reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) {
+        out.writer->write(batch);
+        rows_out += batch.num_rows;
+      });
       out.finish();
+      stats.report(rows_out);
     };
   });
 }
@@ -171,6 +184,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
         }
       }
       std::vector<uint64_t> rows = parse_rows(text);
+      StatsReport stats(args->stats);
       auto reader = open_table(*path, *version, args->columns);
       for (uint64_t r : rows)
         if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader->num_rows());
@@ -181,6 +195,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
         out.writer->write(reader->take(part));
       }
       out.finish();
+      stats.report(rows.size());
     };
   });
 }

@@ -1,7 +1,9 @@
 // Benchmark: lance-cli against Lance itself (LanceDB 0.31.0 = Lance 8.0 in Node), same files,
 // same run, interleaved repetitions. Prints a markdown table of medians and ratios.
 //
-//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested]
+//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow]
+//   node bench.mjs --generate   only write the datasets
+//   node bench.mjs --io      the take I/O table (requests, I/O operations, bytes; batching on/off, block sizes)
 //
 // Datasets are generated once (seeded) into ../bench-data/<name>-v<V>/ and reused.
 // Lance is timed in-process (query().select().toArrow(), takeOffsets()); lance-cli is timed
@@ -29,6 +31,7 @@ const SCALE = Number(opt('scale', '1'));
 const REPS = Number(opt('reps', '3'));
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
+const ARROW_OUT = args.includes('--arrow');
 
 // --- deterministic data -------------------------------------------------------------------
 function mulberry32(a) {
@@ -47,6 +50,16 @@ function logNormal(rng, median, sigma) {
 }
 const F = (n, t, nullable = true) => new arrow.Field(n, t, nullable);
 
+/// A one-batch table of `cols` = {name: [arrow type, values]}, types as given (arrow-js
+/// would otherwise infer dictionaries for strings).
+function tableOf(cols) {
+  const schema = new arrow.Schema(Object.entries(cols).map(([k, [t]]) => F(k, t)));
+  const children = Object.values(cols).map(([t, v]) => arrow.vectorFromArray(v, t).data[0]);
+  const n = children[0].length;
+  const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children });
+  return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+}
+
 function batchesOf(n, size, make) {
   const out = [];
   for (let s = 0; s < n; s += size) out.push(make(s, Math.min(n, s + size)));
@@ -61,13 +74,13 @@ const DATASETS = {
     make(rng, lo, hi) {
       const n = hi - lo;
       const lens = Array.from({ length: n }, () => Math.min(100000, Math.max(50, Math.round(logNormal(rng, 3000, 0.9)))));
-      return arrow.tableFromArrays({
-        id: BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i)),
-        url: Array.from({ length: n }, (_, i) => `https://example.com/${Math.floor(rng() * 1e6)}/page-${lo + i}`),
-        text: lens.map((l) => text(rng, l)),
-        language: Array.from({ length: n }, () => ['en', 'de', 'fr', 'es', 'ja', 'zh'][Math.floor(rng() * 6)]),
-        score: Float32Array.from({ length: n }, () => rng()),
-        token_count: Int32Array.from(lens.map((l) => Math.round(l / 4.5))),
+      return tableOf({
+        id: [new arrow.Int64(), BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i))],
+        url: [new arrow.Utf8(), Array.from({ length: n }, (_, i) => `https://example.com/${Math.floor(rng() * 1e6)}/page-${lo + i}`)],
+        text: [new arrow.Utf8(), lens.map((l) => text(rng, l))],
+        language: [new arrow.Utf8(), Array.from({ length: n }, () => ['en', 'de', 'fr', 'es', 'ja', 'zh'][Math.floor(rng() * 6)])],
+        score: [new arrow.Float32(), Float32Array.from({ length: n }, () => rng())],
+        token_count: [new arrow.Int32(), Int32Array.from(lens.map((l) => Math.round(l / 4.5)))],
       });
     },
   },
@@ -94,13 +107,13 @@ const DATASETS = {
     make(rng, lo, hi) {
       const n = hi - lo;
       const cats = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu'];
-      return arrow.tableFromArrays({
-        id: BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i)),
-        small: Int32Array.from({ length: n }, () => Math.floor(rng() * 1000)),
-        big: BigInt64Array.from({ length: n }, () => BigInt(Math.floor(rng() * 2 ** 52)) - 2n ** 51n),
-        x: Float64Array.from({ length: n }, () => rng() * 1e6),
-        flag: Array.from({ length: n }, () => rng() < 0.5),
-        cat: Array.from({ length: n }, () => cats[Math.floor(rng() * cats.length)]),
+      return tableOf({
+        id: [new arrow.Int64(), BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i))],
+        small: [new arrow.Int32(), Int32Array.from({ length: n }, () => Math.floor(rng() * 1000))],
+        big: [new arrow.Int64(), BigInt64Array.from({ length: n }, () => BigInt(Math.floor(rng() * 2 ** 52)) - 2n ** 51n)],
+        x: [new arrow.Float64(), Float64Array.from({ length: n }, () => rng() * 1e6)],
+        flag: [new arrow.Bool(), Array.from({ length: n }, () => rng() < 0.5)],
+        cat: [new arrow.Utf8(), Array.from({ length: n }, () => cats[Math.floor(rng() * cats.length)])],
       });
     },
   },
@@ -143,16 +156,17 @@ async function ensureDataset(name, version) {
   fs.mkdirSync(dir, { recursive: true });
   const db = await lancedb.connect(dir);
   const rng = mulberry32(0x5eed + name.length);
+  // One write per fragment (the nested dataset asks for 8); otherwise one write for the whole
+  // table, which Lance splits into files of its default size.
   const frags = ds.fragments || 1;
   const per = Math.ceil(ds.rows / frags);
   let tbl = null;
   for (let f = 0; f < frags; f++) {
     const lo = f * per, hi = Math.min(ds.rows, lo + per);
-    for (const t of batchesOf(hi - lo, 50000, (a, b) => ds.make(rng, lo + a, lo + b))) {
-      if (!tbl) tbl = await db.createTable('t', t, { storageOptions: { new_table_data_storage_version: version } });
-      else await tbl.add(t);
-    }
-    if (frags > 1 && f + 1 < frags) { /* each add() makes a new fragment */ }
+    const parts = batchesOf(hi - lo, 50000, (a, b) => ds.make(rng, lo + a, lo + b));
+    const whole = new arrow.Table(parts.flatMap((t) => t.batches));
+    if (!tbl) tbl = await db.createTable('t', whole, { storageOptions: { new_table_data_storage_version: version } });
+    else await tbl.add(whole);
   }
   console.error(`generated ${name} v${version}: ${ds.rows} rows`);
   return tableDir;
@@ -160,64 +174,138 @@ async function ensureDataset(name, version) {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-function runCli(cliArgs, input) {
-  const hasTime = fs.existsSync('/usr/bin/time');
-  const cmd = hasTime ? '/usr/bin/time' : CLI;
-  const argv = hasTime ? ['-f', '%M', CLI, ...cliArgs] : cliArgs;
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { input, maxBuffer: 1 << 30, stdio: ['pipe', 'ignore', 'pipe'] });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} failed: ${r.stderr}`);
-  const err = r.stderr.toString().trim().split('\n');
-  const rssKb = hasTime ? Number(err[err.length - 1]) : NaN;
-  return { ms, rssKb };
+/// Lance's own numbers from analyzePlan(): the plan's elapsed time (ms) and the LanceRead
+/// I/O counters, summed over LanceRead nodes. Lance prints bytes with 3 significant digits.
+function parsePlan(text) {
+  const unit = { ns: 1e-6, 'µs': 1e-3, us: 1e-3, ms: 1, s: 1000 };
+  const m = /elapsed=([\d.]+)(ns|µs|us|ms|s)/.exec(text);
+  const elapsedMs = m ? Number(m[1]) * unit[m[2]] : NaN;
+  const scale = { '': 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  let requests = 0, iops = 0, bytes = 0;
+  for (const line of text.split('\n')) {
+    if (!line.includes('LanceRead')) continue;
+    const g = (k) => { const r = new RegExp(`[ ,\\[]${k}=([\\d.]+)(?: ?([KMGT]))?(?: ?B)?[,\\]]`).exec(line); return r ? Number(r[1]) * scale[r[2] || ''] : 0; };
+    requests += g('requests'); iops += g('iops'); bytes += g('bytes_read');
+  }
+  return { elapsedMs, requests, iops, bytes };
 }
 
-async function main() {
-  if (!fs.existsSync(CLI)) throw new Error(`build lance-cli first (${CLI})`);
+/// Runs lance-cli as a whole process (under GNU time for peak RSS) with --stats=json.
+function runCli(cliArgs, input, env = {}) {
+  const hasTime = fs.existsSync('/usr/bin/time');
+  const full = [...cliArgs, '--stats=json'];
+  const cmd = hasTime ? '/usr/bin/time' : CLI;
+  const argv = hasTime ? ['-f', 'RSS_KB=%M', CLI, ...full] : full;
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { input, maxBuffer: 1 << 30, stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} failed: ${r.stderr}`);
+  const lines = r.stderr.toString().trim().split('\n');
+  const rssLine = lines.find((l) => l.startsWith('RSS_KB='));
+  const statsLine = lines.find((l) => l.startsWith('{'));
+  return { ms, rssKb: rssLine ? Number(rssLine.slice(7)) : NaN, stats: statsLine ? JSON.parse(statsLine) : {} };
+}
+
+function takeRows(n, frags, rng) {
+  // 2048 scattered rows, 256 per fragment when the table has 8 (sorted, as takeOffsets returns them),
+  // and 2048 contiguous rows starting a third of the way in.
+  const per = Math.ceil(n / frags);
+  const scattered = [];
+  for (let f = 0; f < frags; f++) {
+    const lo = f * per, hi = Math.min(n, lo + per);
+    for (let i = 0; i < 2048 / frags; i++) scattered.push(lo + Math.floor(rng() * (hi - lo)));
+  }
+  scattered.sort((a, b) => a - b);
+  const start = Math.floor(n / 3);
+  const contiguous = Array.from({ length: Math.min(2048, n) }, (_, i) => start + i);
+  return { scattered, contiguous };
+}
+
+async function openTable(name, version) {
+  const dir = await ensureDataset(name, version);
+  const db = await lancedb.connect(path.dirname(dir));
+  return { dir, tbl: await db.openTable('t') };
+}
+
+const fmtBytes = (b) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} kB`);
+
+async function timing() {
   const rows = [];
   for (const version of VERSIONS) {
     for (const name of Object.keys(DATASETS)) {
       if (ONLY && !ONLY.has(name)) continue;
       const ds = DATASETS[name];
-      const dir = await ensureDataset(name, version);
-      const db = await lancedb.connect(path.dirname(dir));
-      const tbl = await db.openTable('t');
+      const { dir, tbl } = await openTable(name, version);
       const n = await tbl.countRows();
-      const rng = mulberry32(7);
-      const scattered = Array.from({ length: 2048 }, () => Math.floor(rng() * n)).sort((a, b) => a - b);
-      const start = Math.floor(n / 3);
-      const contiguous = Array.from({ length: Math.min(2048, n) }, (_, i) => start + i);
+      const { scattered, contiguous } = takeRows(n, ds.fragments || 8, mulberry32(7));
       const workloads = [
-        { name: 'full scan', lance: () => tbl.query().select(ds.cols).toArrow(), cli: ['scan', dir, '-f', 'null'] },
-        { name: `scan ${ds.one}`, lance: () => tbl.query().select([ds.one]).toArrow(), cli: ['scan', dir, '-c', ds.one, '-f', 'null'] },
-        { name: 'take 2048 scattered', lance: () => tbl.takeOffsets(scattered).toArrow(), cli: ['take', dir, '--rows-file', '-', '-f', 'null'], input: scattered.join('\n') },
-        { name: 'take 2048 contiguous', lance: () => tbl.takeOffsets(contiguous).toArrow(), cli: ['take', dir, '--rows-file', '-', '-f', 'null'], input: contiguous.join('\n') },
+        { name: 'full scan', lance: () => tbl.query().select(ds.cols), cli: ['scan', dir, '-f', 'null'] },
+        { name: `scan ${ds.one}`, lance: () => tbl.query().select([ds.one]), cli: ['scan', dir, '-c', ds.one, '-f', 'null'] },
+        { name: 'take 2048 scattered', lance: () => tbl.takeOffsets(scattered), cli: ['take', dir, '--rows-file', '-', '-f', 'null'], input: scattered.join('\n') },
+        { name: 'take 2048 contiguous', lance: () => tbl.takeOffsets(contiguous), cli: ['take', dir, '--rows-file', '-', '-f', 'null'], input: contiguous.join('\n') },
       ];
+      if (ARROW_OUT) workloads.splice(1, 0, { name: 'full scan, -f arrow', lance: () => tbl.query().select(ds.cols), cli: ['scan', dir, '-f', 'arrow'] });
       for (const w of workloads) {
-        const lt = [], ct = [], rss = [];
+        const lt = [], pt = [], ct = [], rss = [];
         for (let rep = 0; rep < REPS; rep++) {
           const t0 = process.hrtime.bigint();
-          const res = await w.lance();
+          const res = await w.lance().toArrow();
           lt.push(Number(process.hrtime.bigint() - t0) / 1e6);
           if (res.numRows === 0 && n > 0) throw new Error('Lance returned no rows');
+          pt.push(parsePlan(await w.lance().analyzePlan()).elapsedMs);
           const c = runCli(w.cli, w.input);
           ct.push(c.ms);
           rss.push(c.rssKb);
         }
-        const row = { dataset: name, version, rows: n, workload: w.name, lance_ms: median(lt), cli_ms: median(ct),
-          ratio: median(ct) / median(lt), cli_rss_mib: Math.max(...rss) / 1024 };
+        const row = { dataset: name, version, rows: n, workload: w.name, lance_ms: median(lt), lance_plan_ms: median(pt),
+          cli_ms: median(ct), cli_rss_mib: Math.max(...rss) / 1024 };
         rows.push(row);
         console.error(JSON.stringify(row));
       }
     }
   }
-  const cpu = os.cpus()[0]?.model || 'unknown cpu';
-  console.log(`\nMachine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; scale ${SCALE}; median of ${REPS}.\n`);
-  console.log('| dataset | version | rows | workload | Lance (ms) | lance-cli (ms) | lance-cli / Lance | lance-cli peak RSS (MiB) |');
-  console.log('|---|---|---:|---|---:|---:|---:|---:|');
+  console.log(`\n${machine()}; scale ${SCALE}; median of ${REPS} interleaved runs.\n`);
+  console.log('Lance: `toArrow()` wall time in Node, and the plan\'s own elapsed time from `analyzePlan()` (Lance\'s in-process time, no conversion to JS). lance-cli: whole process, `-f null`.\n');
+  console.log('| dataset | version | rows | workload | Lance toArrow (ms) | Lance plan (ms) | lance-cli (ms) | lance-cli / Lance plan | lance-cli peak RSS (MiB) |');
+  console.log('|---|---|---:|---|---:|---:|---:|---:|---:|');
   for (const r of rows)
-    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${Number.isFinite(r.cli_rss_mib) ? r.cli_rss_mib.toFixed(0) : '–'} |`);
+    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_ms.toFixed(1)} | ${r.lance_plan_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${Number.isFinite(r.cli_rss_mib) ? r.cli_rss_mib.toFixed(0) : '–'} |`);
 }
 
-await main();
+/// The take issue's I/O table: requests, I/O operations and bytes for takes on the nested
+/// dataset, with page batching on and off, at three block sizes, next to Lance's counters.
+async function ioTable() {
+  const out = [];
+  for (const name of ['nested', 'scalars']) for (const version of VERSIONS) {
+    if (ONLY && !ONLY.has(name)) continue;
+    const { dir, tbl } = await openTable(name, version);
+    const n = await tbl.countRows();
+    const { scattered, contiguous } = takeRows(n, 8, mulberry32(7));
+    for (const [kind, rowsList] of [['scattered', scattered], ['contiguous', contiguous]]) {
+      const lance = parsePlan(await tbl.takeOffsets(rowsList).analyzePlan());
+      out.push({ name, version, kind, who: 'Lance', block: '—', batching: '—', ...lance });
+      for (const block of [4096, 65536, 262144]) {
+        for (const batching of ['on', 'off']) {
+          const env = { LANCE_CLI_BLOCK_SIZE: String(block), LANCE_CLI_PAGE_BATCH_BYTES: batching === 'on' ? String(8 << 20) : '0' };
+          const st = runCli(['take', dir, '--rows-file', '-', '-f', 'null'], rowsList.join('\n'), env).stats;
+          out.push({ name, version, kind, who: 'lance-cli', block: `${block / 1024} KiB`, batching, requests: st.requests, iops: st.iops, bytes: st.bytes_read });
+        }
+      }
+    }
+  }
+  console.log(`\n${machine()}. Takes of 2048 rows, all columns: nested = 8 fragments × 3,000 rows; scalars = 10,000,000 rows.\n`);
+  console.log('| dataset | version | rows | reader | block size | page batching | requests | I/O operations | bytes read |');
+  console.log('|---|---|---|---|---|---|---:|---:|---:|');
+  for (const r of out)
+    console.log(`| ${r.name} | ${r.version} | ${r.kind} | ${r.who} | ${r.block} | ${r.batching} | ${r.requests} | ${r.iops} | ${fmtBytes(r.bytes)} |`);
+}
+
+function machine() {
+  const cpu = os.cpus()[0]?.model || 'unknown cpu';
+  return `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`;
+}
+
+if (!fs.existsSync(CLI)) throw new Error(`build lance-cli first (${CLI})`);
+if (args.includes('--generate')) { for (const v of VERSIONS) for (const k of Object.keys(DATASETS)) if (!ONLY || ONLY.has(k)) await ensureDataset(k, v); }
+else if (args.includes('--io')) await ioTable();
+else await timing();

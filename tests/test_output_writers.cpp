@@ -37,12 +37,13 @@ TEST_CASE("parse_output_format", "[output][writer]") {
   CHECK(parse_output_format("json") == OutputFormat::json);
   CHECK(parse_output_format("jsonl") == OutputFormat::jsonl);
   CHECK(parse_output_format("arrow") == OutputFormat::arrow);
+  CHECK(parse_output_format("null") == OutputFormat::null);
   try {
     parse_output_format("xml");
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::usage);
-    CHECK(e.detail() == "unknown output format 'xml' (valid: csv, tsv, json, jsonl, arrow)");
+    CHECK(e.detail() == "unknown output format 'xml' (valid: csv, tsv, json, jsonl, arrow, null)");
   }
   CHECK_THROWS_AS(parse_output_format("CSV"), Error);
   OutputSink sink(1);

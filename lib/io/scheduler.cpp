@@ -22,6 +22,11 @@ uint64_t env_u64(const char* name, uint64_t fallback) {
 
 }  // namespace
 
+IoStats& IoStats::global() {
+  static IoStats stats;
+  return stats;
+}
+
 IoOptions IoOptions::from_env() {
   IoOptions o;
   o.block_size = env_u64("LANCE_CLI_BLOCK_SIZE", o.block_size);
@@ -54,6 +59,7 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
   req->results.resize(req->ranges.size());
   auto fut = req->promise.get_future();
   stats_.requests++;
+  IoStats::global().requests++;
   for (size_t i = 0; i < req->ranges.size(); ++i) {
     const auto& r = req->ranges[i];
     if (r.offset > file_->size() || r.length > file_->size() - r.offset) {
@@ -100,6 +106,8 @@ void IoScheduler::run_read(PendingRead pending) {
       file_->read_at(rr.offset, rr.length, buf.data());
       stats_.iops++;
       stats_.bytes_read += rr.length;
+      IoStats::global().iops++;
+      IoStats::global().bytes_read += rr.length;
       for (size_t i : pending.read.serves) {
         const ByteRange& want = req.ranges[i];
         uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());

@@ -41,9 +41,12 @@ struct IoOptions {
 
 /// Counters, readable at any time.
 struct IoStats {
-  std::atomic<uint64_t> requests{0};
-  std::atomic<uint64_t> iops{0};
-  std::atomic<uint64_t> bytes_read{0};
+  std::atomic<uint64_t> requests{0};    ///< submitted requests (each a list of ranges)
+  std::atomic<uint64_t> iops{0};        ///< positional reads issued after merging/splitting
+  std::atomic<uint64_t> bytes_read{0};  ///< bytes those reads returned
+
+  /// The sum over every scheduler of the process (for `--stats` over many files).
+  static IoStats& global();
 };
 
 class IoScheduler {

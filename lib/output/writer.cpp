@@ -18,6 +18,7 @@ struct FormatName {
 constexpr FormatName kFormatNames[] = {
     {OutputFormat::csv, "csv"}, {OutputFormat::tsv, "tsv"},     {OutputFormat::json, "json"},
     {OutputFormat::jsonl, "jsonl"}, {OutputFormat::arrow, "arrow"},
+    {OutputFormat::null, "null"},
 };
 
 /// Whether the text of every value of `type` is non-empty and free of separators, quotes,
@@ -36,12 +37,23 @@ bool text_is_plain(const DataType& type) {
   }
 }
 
+/// `-f null`: the batches were decoded to reach here; writing them is skipped.
+class NullWriter final : public BatchWriter {
+ public:
+  void begin(const std::vector<FieldPtr>& fields) override { num_fields_ = fields.size(); }
+  void write(const RecordBatch& batch) override { check_batch_shape(batch, num_fields_); }
+  void finish() override {}
+
+ private:
+  size_t num_fields_ = 0;
+};
+
 }  // namespace
 
 OutputFormat parse_output_format(std::string_view name) {
   for (const auto& f : kFormatNames)
     if (name == f.name) return f.format;
-  throw_usage("unknown output format '{}' (valid: csv, tsv, json, jsonl, arrow)", name);
+  throw_usage("unknown output format '{}' (valid: csv, tsv, json, jsonl, arrow, null)", name);
 }
 
 const char* output_format_name(OutputFormat format) {
@@ -56,7 +68,8 @@ std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& s
     case OutputFormat::tsv: return make_tsv_writer(sink, options);
     case OutputFormat::json: return make_json_writer(sink, false);
     case OutputFormat::jsonl: return make_json_writer(sink, true);
-    case OutputFormat::arrow: break;
+    case OutputFormat::arrow:
+    case OutputFormat::null: break;
   }
   throw_unsupported("'{}' is not a text output format", output_format_name(format));
 }
@@ -64,6 +77,7 @@ std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& s
 std::unique_ptr<BatchWriter> make_writer(OutputFormat format, OutputSink& sink, const TextOptions& options,
                                          const std::map<std::string, std::string>& schema_metadata) {
   if (format == OutputFormat::arrow) return make_arrow_writer(sink, schema_metadata);
+  if (format == OutputFormat::null) return std::make_unique<NullWriter>();
   return make_text_writer(format, sink, options);
 }
 

@@ -13,9 +13,13 @@
 
 namespace lance {
 
-enum class OutputFormat { csv, tsv, json, jsonl, arrow };
+enum class OutputFormat {
+  csv, tsv, json, jsonl,
+  arrow,  ///< Arrow IPC stream (binary)
+  null,   ///< discard: every batch is fully decoded, nothing is written (for benchmarks)
+};
 
-/// The format named `name` ("csv", "tsv", "json", "jsonl", "arrow"); throws a usage Error
+/// The format named `name` ("csv", "tsv", "json", "jsonl", "arrow", "null"); throws a usage Error
 /// listing the valid names otherwise.
 OutputFormat parse_output_format(std::string_view name);
 
@@ -44,7 +48,8 @@ class BatchWriter {
 /// `OutputFormat::arrow`, which is not a text format.
 std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& sink, const TextOptions& options);
 
-/// A writer of any `format` to `sink`: the text writers above, or for `OutputFormat::arrow`
+/// A writer of any `format` to `sink`: the text writers above, a writer that checks each
+/// batch's shape and discards it for `OutputFormat::null`, or for `OutputFormat::arrow`
 /// the Arrow IPC stream writer (output/arrow_writer.h), which writes `schema_metadata` as the
 /// schema's custom_metadata (text formats ignore it and `options` does not apply to arrow).
 std::unique_ptr<BatchWriter> make_writer(OutputFormat format, OutputSink& sink, const TextOptions& options,

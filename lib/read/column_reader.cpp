@@ -59,7 +59,8 @@ structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
   ctx.version = file_->version();
   ctx.leaf_type = leaf_type_;
   ctx.file_size = file_->file_size();
-  auto dec = with_context(fmt::format("page {}", page), [&] { return structural::make_page_decoder(ctx); });
+  // Callers wrap this in the "page N" context.
+  auto dec = structural::make_page_decoder(ctx);
   return *decoders_.emplace(page, std::move(dec)).first->second;
 }
 

@@ -9,7 +9,6 @@ namespace lance::read {
 
 struct ReadStats {
   std::atomic<uint64_t> pages_touched{0};   ///< page decoders created
-  std::atomic<uint64_t> chunks_decoded{0};  ///< mini-block chunks decompressed
   std::atomic<uint64_t> rows_out{0};        ///< rows handed to the caller
   std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. their waits)
   std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads

@@ -1,0 +1,67 @@
+#include "app/stats.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "io/scheduler.h"
+#include "read/read_stats.h"
+#include "structural/page_decoder.h"
+
+namespace lance::app {
+
+namespace {
+
+double ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+std::string human_bytes(uint64_t n) {
+  if (n < 1024) return fmt::format("{} B", n);
+  if (n < 1024 * 1024) return fmt::format("{:.1f} KiB", n / 1024.0);
+  if (n < uint64_t{1} << 30) return fmt::format("{:.1f} MiB", n / (1024.0 * 1024.0));
+  return fmt::format("{:.2f} GiB", n / (1024.0 * 1024.0 * 1024.0));
+}
+
+}  // namespace
+
+StatsReport::StatsReport(std::string mode) : mode_(std::move(mode)), start_(std::chrono::steady_clock::now()) {
+  if (!mode_.empty() && mode_ != "text" && mode_ != "json")
+    throw_usage("--stats takes 'text' or 'json' (got '{}')", mode_);
+}
+
+std::string StatsReport::render(uint64_t rows_out) const {
+  const auto& io = io::IoStats::global();
+  const auto& rd = read::ReadStats::global();
+  const uint64_t total_ns = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
+  if (mode_ == "json") {
+    nlohmann::ordered_json j;
+    j["requests"] = io.requests.load();
+    j["iops"] = io.iops.load();
+    j["bytes_read"] = io.bytes_read.load();
+    j["pages"] = rd.pages_touched.load();
+    j["chunks"] = structural::chunks_decoded_counter().load();
+    j["rows_out"] = rows_out;
+    j["total_ms"] = ms(total_ns);
+    j["plan_ms"] = ms(rd.plan_ns.load());
+    j["io_wait_ms"] = ms(rd.io_wait_ns.load());
+    j["decode_ms"] = ms(rd.decode_ns.load());
+    return j.dump() + "\n";
+  }
+  return fmt::format(
+      "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
+      "time:  {:.3f} ms total, {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
+      io.requests.load(), io.iops.load(), human_bytes(io.bytes_read.load()), io.bytes_read.load(),
+      rd.pages_touched.load(), structural::chunks_decoded_counter().load(), rows_out, ms(total_ns), ms(rd.plan_ns.load()),
+      ms(rd.io_wait_ns.load()), ms(rd.decode_ns.load()));
+}
+
+void StatsReport::report(uint64_t rows_out) const {
+  if (!enabled()) return;
+  std::string s = render(rows_out);
+  std::fwrite(s.data(), 1, s.size(), stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace lance::app

@@ -1,0 +1,33 @@
+// `--stats`: what a scan or take read and where its time went, printed on stderr.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace lance::app {
+
+/// Measures from construction; `report` prints the process-wide counters
+/// (io::IoStats::global, read::ReadStats::global) as of the call.
+class StatsReport {
+ public:
+  /// `mode` is "" (off), "text" or "json"; anything else is Error(usage).
+  explicit StatsReport(std::string mode);
+
+  bool enabled() const { return !mode_.empty(); }
+
+  /// Text: two aligned lines; json: one object on one line. Fields (json names):
+  /// requests, iops, bytes_read, pages, chunks, rows_out, and times in milliseconds
+  /// total_ms (wall), plan_ms, io_wait_ms, decode_ms (plan/io/decode are summed over
+  /// threads, so with parallel decode they may add up to more than total_ms).
+  std::string render(uint64_t rows_out) const;
+
+  /// Writes `render(rows_out)` to stderr when enabled.
+  void report(uint64_t rows_out) const;
+
+ private:
+  std::string mode_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace lance::app

@@ -1,0 +1,67 @@
+// `--stats` and `-f null`: what scan and take report about their reads.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using lance::testing::run_cli;
+using lance::testing::source_path;
+
+namespace {
+
+nlohmann::json stats_line(const std::string& err) {
+  auto start = err.find('{');
+  REQUIRE(start != std::string::npos);
+  auto end = err.find('\n', start);
+  return nlohmann::json::parse(err.substr(start, end - start));
+}
+
+}  // namespace
+
+TEST_CASE("format null decodes every row and writes nothing", "[stats]") {
+  const auto file = source_path("data/sample/products.lance");
+  auto r = run_cli({"scan", file, "-f", "null"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+  auto t = run_cli({"take", file, "--rows", "0,3,3", "-f", "null"});
+  CHECK(t.exit_code == 0);
+  CHECK(t.out.empty());
+}
+
+TEST_CASE("stats json: one JSON line on stderr with the reads of a take", "[stats]") {
+  const auto file = source_path("data/fixtures/multipage-v2.2.lance");
+  auto r = run_cli({"take", file, "--rows", "0,5,5", "-c", "txt", "-f", "null", "--stats=json"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.empty());
+  auto j = stats_line(r.err);
+  CHECK(j.at("rows_out") == 3);
+  // Rows 0 and 5 lie in txt's first page: the file's tail (footer, column metadata), then
+  // the page's chunk metadata, then the one chunk.
+  CHECK(j.at("requests") == 3);
+  CHECK(j.at("chunks") == 1);
+  CHECK(j.at("pages") == 1);
+  CHECK(j.at("iops").get<uint64_t>() >= j.at("requests").get<uint64_t>());
+  CHECK(j.at("bytes_read").get<uint64_t>() > 0);
+  CHECK(j.at("bytes_read").get<uint64_t>() < std::filesystem::file_size(file));
+  for (const char* k : {"total_ms", "plan_ms", "io_wait_ms", "decode_ms"}) CHECK(j.at(k).get<double>() >= 0.0);
+}
+
+TEST_CASE("stats text: lines on stderr, stdout keeps only the rows", "[stats]") {
+  const auto file = source_path("data/sample/products.lance");
+  auto plain = run_cli({"scan", file, "-n", "3", "-f", "csv"});
+  auto r = run_cli({"scan", file, "-n", "3", "-f", "csv", "--stats"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == plain.out);
+  CHECK(r.err.find("requests") != std::string::npos);
+  CHECK(r.err.find("I/O operations") != std::string::npos);
+  CHECK(r.err.find("3 rows out") != std::string::npos);
+  CHECK(r.err.find("ms decoding") != std::string::npos);
+}
+
+TEST_CASE("stats with an unknown mode is a usage error", "[stats]") {
+  auto r = run_cli({"scan", source_path("data/sample/products.lance"), "--stats=xml"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--stats") != std::string::npos);
+}
