@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/commands.h"
+#include "app/malloc_tuning.h"
 #include "common/error.h"
 #include "output/sink.h"
 
@@ -18,6 +19,7 @@ int exit_code(lance::ErrorKind kind) { return static_cast<int>(kind); }
 }  // namespace
 
 int main(int argc, char** argv) {
+  lance::app::tune_malloc(argc, argv);
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
   auto logger = spdlog::stderr_color_mt("lance-cli");
   spdlog::set_default_logger(logger);

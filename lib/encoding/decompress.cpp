@@ -351,11 +351,38 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
           append_le<uint64_t>(out.offsets, o);
         }
       };
+      out.offsets.reserve((zipped.num_values + 1) * (out.bits_per_offset / 8));
+      // Sizes first (from each value's length prefix), so the values decompress straight
+      // into one buffer of the right size.
+      std::vector<uint64_t> sizes(zipped.num_values, 0);
+      uint64_t total = 0;
+      bool all_known = true;
+      for (uint64_t i = 0; i < zipped.num_values && all_known; ++i) {
+        const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
+        if (end <= start) continue;  // an empty value (a null slot) stays empty
+        auto n = general_decompressed_size(scheme, bytes.slice(start, end - start));
+        if (!n) { all_known = false; break; }
+        sizes[i] = *n;
+        total += *n;
+        check_alloc(total, "General output");
+      }
       push_offset(0);
+      if (all_known) {
+        out.data.resize(total);
+        uint64_t at = 0;
+        for (uint64_t i = 0; i < zipped.num_values; ++i) {
+          const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
+          if (end > start)
+            general_decompress_into(scheme, bytes.slice(start, end - start),
+                                    std::span<uint8_t>(out.data.data() + at, sizes[i]));
+          at += sizes[i];
+          push_offset(at);
+        }
+        return out;
+      }
       for (uint64_t i = 0; i < zipped.num_values; ++i) {
         const uint64_t start = zipped.offset(i);
         const uint64_t end = zipped.offset(i + 1);
-        // Each value is its own frame; an empty value (a null slot) stays empty.
         if (end > start) {
           const Bytes value = general_decompress(scheme, bytes.slice(start, end - start));
           check_alloc(out.data.size() + value.size(), "General output");

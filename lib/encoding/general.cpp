@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <span>
 
 #include "encoding/sizes.h"
 
@@ -34,10 +36,19 @@ struct DctxDeleter {
   void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
 };
 
+/// One decompression context per thread, reused: Lance compresses each full-zip value on its
+/// own, and creating a context per value (what ZSTD_decompress does) costs more than the
+/// decompression of a small value.
+ZSTD_DCtx& thread_dctx() {
+  thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
+  if (!dctx) throw_io("zstd: cannot allocate a decompression context");
+  ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_only);
+  return *dctx;
+}
+
 /// Streams a bare frame whose size is not stored anywhere but (maybe) in its header.
 Bytes zstd_decompress_bare(ByteView input) {
-  std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
-  if (!dctx) throw_io("zstd: cannot allocate a decompression context");
+  ZSTD_DCtx* dctx = &thread_dctx();
   Bytes out;
   const unsigned long long declared = ZSTD_getFrameContentSize(input.data(), input.size());
   if (declared != ZSTD_CONTENTSIZE_ERROR && declared != ZSTD_CONTENTSIZE_UNKNOWN) {
@@ -53,7 +64,7 @@ Bytes zstd_decompress_bare(ByteView input) {
       out.resize(std::max(out.size() * 2, out.size() + ZSTD_DStreamOutSize()));
     }
     ZSTD_outBuffer ob{out.data(), out.size(), produced};
-    ret = ZSTD_decompressStream(dctx.get(), &ob, &in);
+    ret = ZSTD_decompressStream(dctx, &ob, &in);
     if (ZSTD_isError(ret)) throw_corrupt("zstd: {}", ZSTD_getErrorName(ret));
     produced = ob.pos;
     if (in.pos == in.size && ret == 0) break;  // all frames finished
@@ -67,10 +78,12 @@ Bytes zstd_decompress_bare(ByteView input) {
 
 const char* general_scheme_name(GeneralScheme scheme) { return scheme == GeneralScheme::lz4 ? "lz4" : "zstd"; }
 
-Bytes zstd_decompress(ByteView input) {
-  if (input.empty()) return {};
-  if (is_bare_zstd_frame(input)) return zstd_decompress_bare(input);
-  const uint64_t declared = input.read<uint64_t>(0);
+namespace {
+
+/// The frame of a length-prefixed zstd buffer, after checking the prefix against the frame
+/// header and the expansion bound.
+ByteView zstd_prefixed_frame(ByteView input, uint64_t& declared) {
+  declared = input.read<uint64_t>(0);
   check_alloc(declared, "zstd declared uncompressed size");
   ByteView frame = input.slice(kZstdLengthPrefixBytes);
   check_corrupt(declared / kZstdMaxExpansion <= frame.size(),
@@ -79,16 +92,11 @@ Bytes zstd_decompress(ByteView input) {
   if (in_header == ZSTD_CONTENTSIZE_ERROR) throw_corrupt("zstd: buffer does not start with a zstd frame");
   check_corrupt(in_header == ZSTD_CONTENTSIZE_UNKNOWN || in_header == declared,
                 "zstd: length prefix says {} bytes but the frame header says {}", declared, in_header);
-  Bytes out(static_cast<size_t>(declared));
-  uint8_t dummy = 0;  // libzstd wants a valid pointer even for an empty destination
-  const size_t ret = ZSTD_decompress(out.empty() ? &dummy : out.data(), out.size(), frame.data(), frame.size());
-  if (ZSTD_isError(ret)) throw_corrupt("zstd: {}", ZSTD_getErrorName(ret));
-  check_corrupt(ret == declared, "zstd: decompressed {} bytes, length prefix says {}", ret, declared);
-  return out;
+  return frame;
 }
 
-Bytes lz4_decompress(ByteView input) {
-  const uint32_t declared = input.read<uint32_t>(0);
+ByteView lz4_block(ByteView input, uint64_t& declared) {
+  declared = input.read<uint32_t>(0);
   check_alloc(declared, "lz4 declared uncompressed size");
   ByteView block = input.slice(kLz4LengthPrefixBytes);
   check_corrupt(block.size() <= static_cast<uint64_t>(std::numeric_limits<int>::max()) &&
@@ -97,14 +105,66 @@ Bytes lz4_decompress(ByteView input) {
   // An LZ4 block expands at most ~255× (each literal-length/match-length byte adds 255).
   check_corrupt(declared / 256 <= block.size(), "lz4: {} compressed bytes cannot expand to the declared {} bytes",
                 block.size(), declared);
-  Bytes out(declared);
-  char dummy = 0;
-  const int ret = LZ4_decompress_safe(reinterpret_cast<const char*>(block.data()),
-                                      out.empty() ? &dummy : reinterpret_cast<char*>(out.data()),
-                                      static_cast<int>(block.size()), static_cast<int>(declared));
-  check_corrupt(ret >= 0, "lz4: malformed block ({} compressed bytes, {} declared)", block.size(), declared);
-  check_corrupt(static_cast<uint64_t>(ret) == declared, "lz4: decompressed {} bytes, length prefix says {}", ret,
-                declared);
+  return block;
+}
+
+}  // namespace
+
+std::optional<uint64_t> general_decompressed_size(GeneralScheme scheme, ByteView input) {
+  uint64_t declared = 0;
+  if (scheme == GeneralScheme::lz4) {
+    lz4_block(input, declared);
+    return declared;
+  }
+  if (input.empty()) return 0;
+  if (is_bare_zstd_frame(input)) return std::nullopt;  // size only in a frame header, maybe not even there
+  zstd_prefixed_frame(input, declared);
+  return declared;
+}
+
+void general_decompress_into(GeneralScheme scheme, ByteView input, std::span<uint8_t> out) {
+  uint64_t declared = 0;
+  uint8_t dummy = 0;  // the libraries want a valid pointer even for an empty destination
+  if (scheme == GeneralScheme::lz4) {
+    ByteView block = lz4_block(input, declared);
+    check_corrupt(declared == out.size(), "lz4: {} bytes declared, {} expected", declared, out.size());
+    const int ret = LZ4_decompress_safe(reinterpret_cast<const char*>(block.data()),
+                                        out.empty() ? reinterpret_cast<char*>(&dummy) : reinterpret_cast<char*>(out.data()),
+                                        static_cast<int>(block.size()), static_cast<int>(declared));
+    check_corrupt(ret >= 0, "lz4: malformed block ({} compressed bytes, {} declared)", block.size(), declared);
+    check_corrupt(static_cast<uint64_t>(ret) == declared, "lz4: decompressed {} bytes, length prefix says {}", ret,
+                  declared);
+    return;
+  }
+  if (input.empty()) {
+    check_corrupt(out.empty(), "zstd: empty buffer for {} expected bytes", out.size());
+    return;
+  }
+  if (is_bare_zstd_frame(input)) {
+    Bytes plain = zstd_decompress_bare(input);
+    check_corrupt(plain.size() == out.size(), "zstd: frame holds {} bytes, {} expected", plain.size(), out.size());
+    std::copy(plain.begin(), plain.end(), out.begin());
+    return;
+  }
+  ByteView frame = zstd_prefixed_frame(input, declared);
+  check_corrupt(declared == out.size(), "zstd: {} bytes declared, {} expected", declared, out.size());
+  const size_t ret = ZSTD_decompressDCtx(&thread_dctx(), out.empty() ? &dummy : out.data(), out.size(), frame.data(),
+                                         frame.size());
+  if (ZSTD_isError(ret)) throw_corrupt("zstd: {}", ZSTD_getErrorName(ret));
+  check_corrupt(ret == declared, "zstd: decompressed {} bytes, length prefix says {}", ret, declared);
+}
+
+Bytes zstd_decompress(ByteView input) {
+  if (input.empty()) return {};
+  if (is_bare_zstd_frame(input)) return zstd_decompress_bare(input);
+  Bytes out(static_cast<size_t>(*general_decompressed_size(GeneralScheme::zstd, input)));
+  general_decompress_into(GeneralScheme::zstd, input, out);
+  return out;
+}
+
+Bytes lz4_decompress(ByteView input) {
+  Bytes out(static_cast<size_t>(*general_decompressed_size(GeneralScheme::lz4, input)));
+  general_decompress_into(GeneralScheme::lz4, input, out);
   return out;
 }
 

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 
 #include "common/bytes.h"
 
@@ -25,5 +27,13 @@ Bytes zstd_decompress(ByteView input);
 Bytes lz4_decompress(ByteView input);
 
 Bytes general_decompress(GeneralScheme scheme, ByteView input);
+
+/// The decompressed size of `input` from its length prefix, after the checks above; nullopt
+/// for a bare legacy zstd frame (whose size is known only by decompressing it).
+std::optional<uint64_t> general_decompressed_size(GeneralScheme scheme, ByteView input);
+
+/// Decompresses `input` into `out`, which must be exactly its decompressed size (else
+/// corrupt). Lets per-value decoders write every value straight into one output buffer.
+void general_decompress_into(GeneralScheme scheme, ByteView input, std::span<uint8_t> out);
 
 }  // namespace lance::encoding

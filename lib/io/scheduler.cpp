@@ -102,17 +102,24 @@ void IoScheduler::run_read(PendingRead pending) {
   const ByteRange rr = pending.read.range;
   if (!req.failed) {
     try {
-      Bytes buf(rr.length);
-      file_->read_at(rr.offset, rr.length, buf.data());
+      const auto& serves = pending.read.serves;
+      if (serves.size() == 1 && req.ranges[serves[0]].offset == rr.offset &&
+          req.ranges[serves[0]].length == rr.length) {
+        // The read is exactly one caller range (e.g. a whole page): read into its buffer.
+        file_->read_at(rr.offset, rr.length, req.results[serves[0]].data());
+      } else {
+        Bytes buf(rr.length);
+        file_->read_at(rr.offset, rr.length, buf.data());
+        for (size_t i : serves) {
+          const ByteRange& want = req.ranges[i];
+          uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
+          std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
+        }
+      }
       stats_.iops++;
       stats_.bytes_read += rr.length;
       IoStats::global().iops++;
       IoStats::global().bytes_read += rr.length;
-      for (size_t i : pending.read.serves) {
-        const ByteRange& want = req.ranges[i];
-        uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
-        std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
-      }
     } catch (...) {
       if (!req.failed.exchange(true)) req.promise.set_exception(std::current_exception());
     }
