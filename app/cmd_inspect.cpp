@@ -135,6 +135,7 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
     auto columns = std::make_shared<std::vector<std::string>>();
     auto page = std::make_shared<int64_t>(0);
     add_common(pages, *args, "A .lance data file");
+    add_version(pages, *args);  // only to say it does not apply (rather than reach the global --version)
     pages->add_option("-c,--columns", *columns, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
         ->delimiter(',');
     auto* page_opt = pages->add_option("--page", *page, "Only page N of each selected column");

@@ -31,6 +31,14 @@ void register_global_options(CLI::App& app, GlobalOptions& o) {
   app.fallthrough();
 }
 
+void note_global_options(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    sub->footer(sub->get_footer() +
+                "\n\nGlobal options, here too: -v/-vv (log level), -q (no progress line), --color=auto|always|never");
+    note_global_options(*sub);
+  }
+}
+
 void apply_global_options(const GlobalOptions& o) {
   if (o.verbosity == 1) spdlog::set_level(spdlog::level::info);
   if (o.verbosity >= 2) spdlog::set_level(spdlog::level::debug);

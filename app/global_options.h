@@ -21,6 +21,10 @@ struct GlobalOptions {
 /// `fallthrough`, so `lance-cli scan t.lance -q` works like `lance-cli -q scan t.lance`.
 void register_global_options(CLI::App& app, GlobalOptions& options);
 
+/// Appends a line about the global options to the help footer of every subcommand of `app`
+/// (call after adding them).
+void note_global_options(CLI::App& app);
+
 /// After parsing: sets the log level, the colour policy (also for log messages) and quiet.
 void apply_global_options(const GlobalOptions& options);
 
