@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/commands.h"
+#include "app/terminal.h"
 #include "dataset/dataset.h"
 #include "format/file_reader.h"
 #include "inspect/dataset_meta.h"
@@ -43,8 +44,7 @@ bool is_dataset(const std::string& path) {
 inspect::TextOptions text_options(const InspectArgs& a) {
   inspect::TextOptions o;
   o.exact_bytes = a.exact_bytes;
-  const char* no_color = std::getenv("NO_COLOR");
-  o.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+  o.color = use_color(STDOUT_FILENO);
   return o;
 }
 
@@ -72,7 +72,36 @@ void print(const Info& info, const InspectArgs& a) {
     emit(inspect::render_text(info, text_options(a)));
 }
 
+/// The options and action of `inspect schema` (and of its shorthand `schema`) on `cmd`;
+/// `name` is how the examples call it.
+void setup_schema(CLI::App* schema, CommandRunner& run, const std::string& name) {
+  auto args = std::make_shared<InspectArgs>();
+  add_common(schema, *args, "A .lance data file or a dataset directory");
+  add_version(schema, *args);
+  schema->footer("Examples:\n  " + name + " data/sample/products.lance\n  " + name +
+                 " table.lance --json | jq '.fields[].name'");
+  schema->callback([&run, args] {
+    run.command = [args] {
+      if (is_dataset(args->path)) {
+        auto ds = dataset::Dataset::open(args->path, args->version);
+        inspect::SchemaInfo info = inspect::inspect_schema(ds->schema());
+        info.kind = "dataset";
+        info.path = ds->path();
+        info.format_version = ds->manifest().data_storage_version;
+        print(info, *args);
+      } else {
+        print(inspect::inspect_schema(*open_file(*args, "inspect schema")), *args);
+      }
+    };
+  });
+}
+
 }  // namespace
+
+void register_schema(CLI::App& app, CommandRunner& run) {
+  setup_schema(app.add_subcommand("schema", "The field tree of a file or dataset (shorthand for inspect schema)"), run,
+               "lance-cli schema");
+}
 
 void register_inspect(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("inspect", "Show what is inside a Lance file: meta, schema or pages");
@@ -98,34 +127,15 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
       };
     });
   }
-  {
-    auto* schema = cmd->add_subcommand("schema", "The field tree: names, ids, parents, Lance and Arrow types, metadata");
-    auto args = std::make_shared<InspectArgs>();
-    add_common(schema, *args, "A .lance data file or a dataset directory");
-    add_version(schema, *args);
-    schema->footer("Examples:\n  lance-cli inspect schema data/sample/products.lance\n"
-                   "  lance-cli inspect schema table.lance --json | jq '.fields[].name'");
-    schema->callback([&run, args] {
-      run.command = [args] {
-        if (is_dataset(args->path)) {
-          auto ds = dataset::Dataset::open(args->path, args->version);
-          inspect::SchemaInfo info = inspect::inspect_schema(ds->schema());
-          info.kind = "dataset";
-          info.path = ds->path();
-          info.format_version = ds->manifest().data_storage_version;
-          print(info, *args);
-        } else {
-          print(inspect::inspect_schema(*open_file(*args, "inspect schema")), *args);
-        }
-      };
-    });
-  }
+  setup_schema(cmd->add_subcommand("schema", "The field tree: names, ids, parents, Lance and Arrow types, metadata"), run,
+               "lance-cli inspect schema");
   {
     auto* pages = cmd->add_subcommand("pages", "Every page of every column: layout, encodings, chunks, buffers, sizes");
     auto args = std::make_shared<InspectArgs>();
     auto columns = std::make_shared<std::vector<std::string>>();
     auto page = std::make_shared<int64_t>(0);
     add_common(pages, *args, "A .lance data file");
+    add_version(pages, *args);  // only to say it does not apply (rather than reach the global --version)
     pages->add_option("-c,--columns", *columns, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
         ->delimiter(',');
     auto* page_opt = pages->add_option("--page", *page, "Only page N of each selected column");

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "app/commands.h"
+#include "app/global_options.h"
+#include "app/progress.h"
 #include "app/stats.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
@@ -144,12 +146,15 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       const uint64_t begin = std::min<uint64_t>(static_cast<uint64_t>(*offset), n);
       const uint64_t end = *limit < 0 ? n : std::min<uint64_t>(n, begin + static_cast<uint64_t>(*limit));
       // The reader keeps the reads of the next batch in flight while this one is written.
+      Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "scan", end - begin);
       uint64_t rows_out = 0;
       reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) {
         out.writer->write(batch);
         rows_out += batch.num_rows;
+        progress.add(static_cast<uint64_t>(batch.num_rows), out.sink.bytes_written());
       });
       out.finish();
+      progress.finish();
       stats.report(rows_out);
     };
   });
@@ -190,11 +195,14 @@ void register_take(CLI::App& app, CommandRunner& run) {
         if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader->num_rows());
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
+      Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", rows.size());
       for (size_t i = 0; i < rows.size(); i += args->batch_size) {
         std::span<const uint64_t> part(rows.data() + i, std::min<size_t>(args->batch_size, rows.size() - i));
         out.writer->write(reader->take(part));
+        progress.add(part.size(), out.sink.bytes_written());
       }
       out.finish();
+      progress.finish();
       stats.report(rows.size());
     };
   });

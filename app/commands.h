@@ -15,5 +15,8 @@ struct CommandRunner {
 void register_scan(CLI::App& app, CommandRunner& run);
 void register_take(CLI::App& app, CommandRunner& run);
 void register_inspect(CLI::App& app, CommandRunner& run);
+void register_schema(CLI::App& app, CommandRunner& run);  // shorthand for `inspect schema`
+void register_count(CLI::App& app, CommandRunner& run);
+void register_head(CLI::App& app, CommandRunner& run);
 
 }  // namespace lance::app

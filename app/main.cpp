@@ -8,7 +8,9 @@
 #include <spdlog/spdlog.h>
 
 #include "app/commands.h"
+#include "app/global_options.h"
 #include "app/malloc_tuning.h"
+#include "app/terminal.h"
 #include "common/error.h"
 #include "output/sink.h"
 
@@ -26,18 +28,22 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%^%l%$: %v");
   spdlog::set_level(spdlog::level::warn);
 
-  CLI::App app{"lance-cli — read Lance columnar files and datasets"};
-  app.set_version_flag("--version", std::string("lance-cli ") + LANCE_CLI_VERSION +
-                                        " (reads Lance file formats 2.1, 2.2, 2.3)");
+  CLI::App app{"lance-cli — read Lance columnar files and datasets", "lance-cli"};
   app.require_subcommand(1);
-  int verbosity = 0;
-  app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
-  app.footer("Exit codes: 0 ok, 1 I/O error, 2 usage, 3 unsupported, 4 corrupt file.");
+  lance::app::GlobalOptions global;
+  lance::app::register_global_options(app, global);
+  app.footer("Examples:\n  lance-cli head data/sample/products.lance\n"
+             "  lance-cli scan data/sample/products.lance -c id,name -f csv -o products.csv\n\n"
+             "Exit codes: 0 ok, 1 I/O error, 2 usage, 3 unsupported, 4 corrupt file.");
 
   lance::app::CommandRunner run;
   lance::app::register_scan(app, run);
   lance::app::register_take(app, run);
+  lance::app::register_head(app, run);
+  lance::app::register_count(app, run);
+  lance::app::register_schema(app, run);
   lance::app::register_inspect(app, run);
+  lance::app::note_global_options(app);
 
   try {
     app.parse(argc, argv);
@@ -45,8 +51,7 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  if (verbosity == 1) spdlog::set_level(spdlog::level::info);
-  if (verbosity >= 2) spdlog::set_level(spdlog::level::debug);
+  lance::app::apply_global_options(global);
 
   try {
     run.command();
@@ -54,13 +59,13 @@ int main(int argc, char** argv) {
   } catch (const lance::OutputClosed&) {
     return 0;
   } catch (const lance::Error& e) {
-    std::fprintf(stderr, "lance-cli: %s\n", e.what());
+    std::fprintf(stderr, "%s %s\n", lance::app::error_prefix().c_str(), e.what());
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "lance-cli: out of memory\n");
+    std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "lance-cli: internal error: %s\n", e.what());
+    std::fprintf(stderr, "%s internal error: %s\n", lance::app::error_prefix().c_str(), e.what());
     return 1;
   }
 }

@@ -5,6 +5,7 @@
 
 #include "encoding/decompress.h"
 #include "inspect/internal.h"
+#include "read/file_scanner.h"
 #include "structural/miniblock.h"
 
 namespace lance::inspect {
@@ -197,7 +198,15 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
     bool found = std::any_of(columns.begin(), columns.end(), [&](const ColumnField& cf) { return path_selected(cf, {name}); });
     if (!found) {
       std::string known;
-      for (const auto& cf : columns) known += (known.empty() ? "" : ", ") + cf.path;
+      std::vector<std::string> paths;
+      for (const auto& cf : columns) {
+        known += (known.empty() ? "" : ", ") + cf.path;
+        paths.push_back(cf.path);
+        for (size_t dot = cf.path.find('.'); dot != std::string::npos; dot = cf.path.find('.', dot + 1))
+          paths.push_back(cf.path.substr(0, dot));  // the struct fields above the column
+      }
+      std::string hint = read::closest_name(name, paths);
+      if (!hint.empty()) throw_usage("no column '{}' in {}; did you mean '{}'?", name, file.path(), hint);
       throw_usage("no column '{}' in {} (columns: {})", name, file.path(), known);
     }
   }

@@ -1,0 +1,38 @@
+// count: the row count of a file or dataset from metadata alone.
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "app/commands.h"
+#include "dataset/row_count.h"
+#include "output/sink.h"
+
+namespace lance::app {
+
+void register_count(CLI::App& app, CommandRunner& run) {
+  auto* cmd = app.add_subcommand("count", "Print the number of rows, from metadata alone (no data pages are read)");
+  auto path = std::make_shared<std::string>();
+  auto version = std::make_shared<std::optional<uint64_t>>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory (deleted rows are not counted)")
+      ->required();
+  cmd->add_option("--version", *version, "Dataset version to count (default: the latest)");
+  cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments");
+  cmd->footer("Examples:\n  lance-cli count data/sample/products.lance\n"
+              "  lance-cli count my_db/my_table.lance --version 3 --json");
+  cmd->callback([&run, path, version, json] {
+    run.command = [path, version, json] {
+      const dataset::RowCount c = dataset::count_rows(*path, *version);
+      OutputSink sink(1);
+      if (*json)
+        sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{}}}\n", c.rows, c.deleted_rows,
+                               c.fragments));
+      else
+        sink.write(fmt::format("{}\n", c.rows));
+      sink.flush();
+    };
+  });
+}
+
+}  // namespace lance::app

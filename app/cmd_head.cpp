@@ -1,0 +1,71 @@
+// head: the first rows, as an aligned table on a terminal and JSONL when piped.
+#include <unistd.h>
+
+#include <memory>
+#include <optional>
+
+#include "app/commands.h"
+#include "app/terminal.h"
+#include "dataset/table_reader.h"
+#include "output/sink.h"
+#include "output/table_writer.h"
+#include "output/writer.h"
+#include "read/file_scanner.h"
+
+namespace lance::app {
+
+namespace {
+
+struct HeadArgs {
+  std::string path;
+  uint64_t limit = 10;
+  std::vector<std::string> columns;
+  std::string format = "auto";
+  std::optional<uint64_t> version;
+};
+
+std::unique_ptr<BatchWriter> head_writer(const std::string& format, OutputSink& sink,
+                                         const std::map<std::string, std::string>& metadata) {
+  const bool tty = is_terminal(STDOUT_FILENO);
+  if (format == "table" || (format == "auto" && tty)) {
+    TableStyle style;
+    style.max_width = terminal_width(STDOUT_FILENO);
+    style.color = use_color(STDOUT_FILENO);
+    return make_table_writer(sink, style);
+  }
+  const OutputFormat f = parse_output_format(format == "auto" ? "jsonl" : format);
+  if (f == OutputFormat::arrow && tty) throw_usage("-f arrow writes binary data: redirect stdout");
+  return make_writer(f, sink, TextOptions{}, metadata);
+}
+
+}  // namespace
+
+void register_head(CLI::App& app, CommandRunner& run) {
+  auto* cmd = app.add_subcommand("head", "Show the first rows: a table on a terminal, JSONL when piped");
+  auto a = std::make_shared<HeadArgs>();
+  cmd->add_option("path", a->path, "A .lance data file or a Lance dataset directory")->required();
+  cmd->add_option("-n,--limit", a->limit, "Number of rows")->capture_default_str();
+  cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")->delimiter(',');
+  cmd->add_option("-f,--format", a->format,
+                  "table, csv, tsv, json, jsonl or arrow (default: table on a terminal, else jsonl)");
+  cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)");
+  cmd->footer("Examples:\n  lance-cli head data/sample/products.lance\n"
+              "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");
+  cmd->callback([&run, a] {
+    run.command = [a] {
+      dataset::TableOptions opts;
+      opts.columns = a->columns;
+      opts.version = a->version;
+      auto reader = dataset::open_table(a->path, opts);
+      OutputSink sink(STDOUT_FILENO);
+      auto writer = head_writer(a->format, sink, reader->schema().metadata);
+      writer->begin(reader->fields());
+      const uint64_t end = std::min(reader->num_rows(), a->limit);
+      reader->scan(0, end, read::kDefaultBatchSize, [&](RecordBatch batch) { writer->write(batch); });
+      writer->finish();
+      sink.flush();
+    };
+  });
+}
+
+}  // namespace lance::app

@@ -1,0 +1,38 @@
+// What the CLI knows about the terminal: one colour policy shared by every command (inspect
+// text, head's table, the error prefix, log levels) and the terminal's width.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace lance::app {
+
+enum class ColorMode { automatic, always, never };
+
+/// "auto", "always" or "never"; throws a usage Error otherwise.
+ColorMode parse_color_mode(std::string_view name);
+
+/// Sets the policy for the whole process (from `--color`; default automatic).
+void set_color_mode(ColorMode mode);
+ColorMode color_mode();
+
+/// Whether output written to `fd` gets ANSI colour: `always` yes, `never` no; automatic:
+/// only when `fd` is a terminal, NO_COLOR is unset or empty and TERM is not "dumb".
+/// (`--color=always` wins over NO_COLOR, as no-color.org asks of command-line flags.)
+bool use_color(int fd);
+
+/// Columns of the terminal on `fd`, else $COLUMNS when it is a positive number, else 0.
+size_t terminal_width(int fd);
+
+/// Whether `fd` is a terminal.
+bool is_terminal(int fd);
+
+/// `text` wrapped in the ANSI sequence `sgr` (e.g. "1" bold, "2" dim, "1;31" bold red)
+/// when `color`, unchanged otherwise.
+std::string paint(std::string_view text, std::string_view sgr, bool color);
+
+/// "lance-cli:" as error messages on stderr begin, bold red when stderr gets colour.
+std::string error_prefix();
+
+}  // namespace lance::app

@@ -1,0 +1,31 @@
+#include "dataset/row_count.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "dataset/dataset.h"
+#include "dataset/table_reader.h"
+#include "format/file_reader.h"
+
+namespace lance::dataset {
+
+RowCount count_rows(const std::string& path, std::optional<uint64_t> version, io::IoOptions io) {
+  RowCount count;
+  if (is_dataset_dir(path)) {
+    auto ds = Dataset::open(path, version, io);
+    count.rows = ds->num_rows();
+    count.fragments = ds->fragments().size();
+    uint64_t physical = 0;
+    for (const auto& f : ds->fragments()) physical += f.physical_rows;
+    count.deleted_rows = physical - count.rows;
+    return count;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
+  if (version) throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
+  count.rows = format::FileReader::open(path, io)->num_rows();
+  return count;
+}
+
+}  // namespace lance::dataset

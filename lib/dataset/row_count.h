@@ -1,0 +1,25 @@
+// Row counts from metadata alone (`lance-cli count`): no page of column data is read.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "io/scheduler.h"
+
+namespace lance::dataset {
+
+struct RowCount {
+  uint64_t rows = 0;          ///< visible rows (datasets: physical rows minus deleted rows)
+  uint64_t deleted_rows = 0;  ///< datasets: rows deleted in the version read; 0 for a data file
+  uint64_t fragments = 0;     ///< datasets: fragments; 0 for a data file
+};
+
+/// The rows of a .lance data file (from its footer, column metadata and schema) or of a
+/// dataset directory at `version` (latest when empty; from the manifest, plus deletion files
+/// and data-file footers only where the manifest leaves a count out). Throws Error as
+/// dataset::open_table does (usage for a version asked of a single file).
+RowCount count_rows(const std::string& path, std::optional<uint64_t> version = std::nullopt,
+                    io::IoOptions io = io::IoOptions::from_env());
+
+}  // namespace lance::dataset

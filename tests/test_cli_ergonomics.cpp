@@ -1,0 +1,360 @@
+// CLI ergonomics (#12): progress on a terminal, count/head/schema, -o on failure, -v,
+// --version, colour policy, and "did you mean" for unknown columns everywhere.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "cli_env.h"
+#include "cli_runner.h"
+#include "dataset/row_count.h"
+#include "format/file_reader.h"
+#include "output/table_writer.h"
+#include "read/read_stats.h"
+#include "structural/page_decoder.h"
+
+using namespace lance::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string kSample = "data/sample/products.lance";
+
+std::string sample() { return source_path(kSample); }
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+/// A copy of products.lance whose page buffers (everything before the first column's
+/// metadata) are overwritten with 0xFF: metadata intact, data garbage.
+std::string corrupt_copy(const TempDir& dir) {
+  const std::string path = dir.file("garbled.lance");
+  std::string bytes = read_text(sample());
+  auto file = lance::format::FileReader::open(sample());
+  uint64_t data_end = file->footer().column_meta_start;
+  for (const auto& g : file->global_buffers()) data_end = std::min(data_end, g.offset);
+  for (uint64_t i = 0; i < data_end; ++i) bytes[i] = '\xff';
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- count
+
+TEST_CASE("count: rows of a data file and of datasets (deletions subtracted)", "[cli][count]") {
+  auto r = run_cli({"count", sample()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "2000\n");
+
+  const json index = json::parse(read_text(source_path("data/datasets/index.json")));
+  for (const auto& ds : index["datasets"]) {
+    const std::string dir = source_path("data/" + ds["dir"].get<std::string>());
+    for (const auto& v : ds["versions"]) {
+      INFO(dir << " version " << v["version"]);
+      auto c = run_cli({"count", dir, "--version", std::to_string(v["version"].get<int>())});
+      INFO(c.err);
+      REQUIRE(c.exit_code == 0);
+      CHECK(c.out == std::to_string(v["num_rows"].get<uint64_t>()) + "\n");
+      if (v.value("latest", false)) CHECK(run_cli({"count", dir}).out == c.out);
+    }
+  }
+  auto j = run_cli({"count", source_path("data/datasets/appends"), "--json"});
+  REQUIRE(j.exit_code == 0);
+  auto doc = json::parse(j.out);
+  CHECK(doc["rows"] == 247);
+  CHECK(doc["deleted_rows"].get<uint64_t>() > 0);
+
+  CHECK(run_cli({"count", sample(), "--version", "1"}).exit_code == 2);
+  CHECK(run_cli({"count", source_path("data/nope.lance")}).exit_code == 1);
+}
+
+TEST_CASE("count reads no data pages", "[cli][count]") {
+  auto& stats = lance::read::ReadStats::global();
+  const uint64_t pages = stats.pages_touched, chunks = lance::structural::chunks_decoded_counter(), rows = stats.rows_out;
+  CHECK(lance::dataset::count_rows(sample()).rows == 2000);
+  CHECK(lance::dataset::count_rows(source_path("data/datasets/appends")).rows == 247);
+  CHECK(stats.pages_touched == pages);
+  CHECK(lance::structural::chunks_decoded_counter() == chunks);
+  CHECK(stats.rows_out == rows);
+
+  // Garbage in every page: count still answers (it never looks at them), scan does not.
+  TempDir dir("count");
+  const std::string garbled = corrupt_copy(dir);
+  auto c = run_cli({"count", garbled});
+  INFO(c.err);
+  CHECK(c.exit_code == 0);
+  CHECK(c.out == "2000\n");
+  auto s = run_cli({"scan", garbled, "-f", "csv"});
+  CHECK(s.exit_code != 0);
+}
+
+// ---------------------------------------------------------------- -o FILE
+
+TEST_CASE("output file: a run that fails while writing leaves no -o FILE behind", "[cli][output]") {
+  TempDir dir("output");
+  const std::string garbled = corrupt_copy(dir);
+  const std::string out = dir.file("out.csv");
+  for (const std::vector<std::string>& cmd :
+       {std::vector<std::string>{"scan", garbled, "-f", "csv", "-o", out},
+        std::vector<std::string>{"take", garbled, "--rows", "0-1999", "-f", "jsonl", "-o", out}}) {
+    auto r = run_cli(cmd);
+    INFO(cmd[0] << ": " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.exit_code != 2);
+    CHECK(dir.entries() == std::vector<std::string>{"garbled.lance"});  // no out.csv, no temporary file
+  }
+  // An existing file is left as it was.
+  std::ofstream(out) << "before\n";
+  CHECK(run_cli({"scan", garbled, "-f", "csv", "-o", out}).exit_code != 0);
+  CHECK(read_text(out) == "before\n");
+  CHECK(dir.entries() == std::vector<std::string>{"garbled.lance", "out.csv"});
+  // And a good run replaces it.
+  REQUIRE(run_cli({"scan", sample(), "-n", "3", "-f", "csv", "-o", out}).exit_code == 0);
+  CHECK(read_text(out) == run_cli({"scan", sample(), "-n", "3", "-f", "csv"}).out);
+}
+
+// ---------------------------------------------------------------- head
+
+TEST_CASE("head: JSONL of the first 10 rows when piped; -n, -c, -f", "[cli][head]") {
+  auto h = run_cli({"head", sample()});
+  INFO(h.err);
+  REQUIRE(h.exit_code == 0);
+  CHECK(h.out == run_cli({"scan", sample(), "--limit", "10", "-f", "jsonl"}).out);
+
+  auto csv = run_cli({"head", sample(), "-n", "3", "-c", "id,name", "-f", "csv"});
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out == run_cli({"scan", sample(), "-n", "3", "-c", "id,name", "-f", "csv"}).out);
+
+  const std::string ds = source_path("data/datasets/appends");
+  CHECK(run_cli({"head", ds, "-n", "5"}).out == run_cli({"scan", ds, "-n", "5"}).out);
+  CHECK(run_cli({"head", ds, "-n", "5", "--version", "1"}).out == run_cli({"scan", ds, "-n", "5", "--version", "1"}).out);
+  CHECK(run_cli({"head", sample(), "-f", "xml"}).exit_code == 2);
+}
+
+TEST_CASE("head -f table: aligned columns cut to the terminal width", "[cli][head]") {
+  ScopedEnv cols("COLUMNS", "60");
+  auto t = run_cli({"head", sample(), "-n", "4", "-f", "table"});
+  INFO(t.err);
+  REQUIRE(t.exit_code == 0);
+  std::istringstream in(t.out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  REQUIRE(lines.size() == 6);  // header, rule, 4 rows
+  CHECK(lines[0].rfind("    id  name", 0) == 0);  // numbers (and their header) right-aligned
+  CHECK(contains(lines[0], "name"));
+  CHECK(contains(lines[1], "──"));
+  for (const auto& line : lines) CHECK(lance::display_width(line) <= 60);
+  CHECK(contains(t.out, "…"));    // something had to be cut to fit 60 columns
+  CHECK(!contains(t.out, "\x1b"));  // no colour when not on a terminal
+  // The first row's id is right-aligned under its header.
+  const std::string first_id = json::parse(run_cli({"head", sample(), "-n", "1"}).out)["id"].dump();
+  CHECK(contains(lines[2], first_id));
+
+  auto wide = run_cli({"head", sample(), "-n", "1", "-c", "id,category", "-f", "table", "--color", "always"});
+  CHECK(contains(wide.out, "\x1b[1m"));
+}
+
+TEST_CASE("table cells: control characters escaped, long values cut with an ellipsis", "[cli][head]") {
+  CHECK(lance::table_cell("a\tb\nc", 20) == "a\\tb\\nc");
+  CHECK(lance::table_cell("abcdefgh", 5) == "abcd…");
+  CHECK(lance::table_cell("äöüßéèê", 4) == "äöü…");
+  CHECK(lance::display_width("äöü…") == 4);
+  CHECK(lance::table_cell("abc", 3) == "abc");
+}
+
+TEST_CASE("head on a terminal prints a table, with colour unless NO_COLOR", "[cli][head][pty]") {
+  if (!have_script()) {
+    WARN("util-linux script is not installed: skipped");
+    return;
+  }
+  auto r = run_in_pty("COLUMNS=80 NO_COLOR= LANCE_CLI head " + shell_quote(sample()) + " -n 2 -c id,name");
+  INFO(r.tty);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.tty, "──"));
+  CHECK(contains(r.tty, "\x1b[1m"));
+  auto plain = run_in_pty("NO_COLOR=1 LANCE_CLI head " + shell_quote(sample()) + " -n 2 -c id,name");
+  CHECK(contains(plain.tty, "──"));
+  CHECK(!contains(plain.tty, "\x1b["));
+}
+
+// ---------------------------------------------------------------- schema
+
+TEST_CASE("schema is inspect schema", "[cli][schema]") {
+  for (const std::string& path : {sample(), source_path("data/datasets/evolution")}) {
+    for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"--json"}}) {
+      std::vector<std::string> a{"schema", path}, b{"inspect", "schema", path};
+      a.insert(a.end(), extra.begin(), extra.end());
+      b.insert(b.end(), extra.begin(), extra.end());
+      auto ra = run_cli(a);
+      INFO(ra.err);
+      REQUIRE(ra.exit_code == 0);
+      CHECK(ra.out == run_cli(b).out);
+    }
+  }
+  CHECK(run_cli({"schema", source_path("data/datasets/appends"), "--version", "1", "--json"}).out ==
+        run_cli({"inspect", "schema", source_path("data/datasets/appends"), "--version", "1", "--json"}).out);
+}
+
+// ---------------------------------------------------------------- -v, --version, --color
+
+TEST_CASE("verbose: -v and --verbose set the log level on stderr", "[cli][log]") {
+  const std::string ds = source_path("data/datasets/appends");
+  auto quiet = run_cli({"scan", ds, "-n", "1"});
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.err.empty());
+  auto debug = run_cli({"-vv", "scan", ds, "-n", "1"});
+  REQUIRE(debug.exit_code == 0);
+  CHECK(contains(debug.err, "debug: "));
+  CHECK(debug.out == quiet.out);  // logs never go to stdout
+  // After the command name too, and as --verbose.
+  CHECK(contains(run_cli({"scan", ds, "-n", "1", "--verbose", "--verbose"}).err, "debug: "));
+  CHECK(!contains(run_cli({"-v", "scan", ds, "-n", "1"}).err, "debug: "));
+}
+
+TEST_CASE("version flag: names lance-cli's version and the Lance formats it reads", "[cli]") {
+  auto r = run_cli({"--version"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("lance-cli ", 0) == 0);
+  CHECK(std::isdigit(static_cast<unsigned char>(r.out[10])));
+  CHECK(contains(r.out, "2.0, 2.1, 2.2, 2.3"));
+}
+
+TEST_CASE("colour policy: --color and NO_COLOR for inspect, head and errors", "[cli][color]") {
+  const std::string s = sample();
+  // Not a terminal: no colour unless asked.
+  CHECK(!contains(run_cli({"inspect", "schema", s}).out, "\x1b["));
+  CHECK(contains(run_cli({"inspect", "schema", s, "--color", "always"}).out, "\x1b[1m"));
+  CHECK(contains(run_cli({"--color=always", "inspect", "meta", s}).out, "\x1b[1m"));
+  {
+    ScopedEnv no_color("NO_COLOR", "1");
+    CHECK(!contains(run_cli({"inspect", "schema", s}).out, "\x1b["));
+    CHECK(contains(run_cli({"inspect", "schema", s, "--color=always"}).out, "\x1b["));  // the flag wins
+  }
+  // The error prefix.
+  auto plain = run_cli({"scan", source_path("data/nope.lance")});
+  CHECK(plain.exit_code == 1);
+  CHECK(plain.err.rfind("lance-cli: ", 0) == 0);
+  auto red = run_cli({"scan", source_path("data/nope.lance"), "--color", "always"});
+  CHECK(red.err.rfind("\x1b[1;31mlance-cli:\x1b[0m ", 0) == 0);
+  CHECK(run_cli({"scan", s, "--color", "sometimes"}).exit_code == 2);
+
+  if (!have_script()) return;
+  auto tty = run_in_pty("NO_COLOR= LANCE_CLI inspect schema " + shell_quote(s));
+  CHECK(contains(tty.tty, "\x1b[1m"));
+  auto tty_never = run_in_pty("LANCE_CLI --color never inspect schema " + shell_quote(s));
+  CHECK(!contains(tty_never.tty, "\x1b["));
+  auto tty_no_color = run_in_pty("NO_COLOR=1 LANCE_CLI inspect schema " + shell_quote(s));
+  CHECK(!contains(tty_no_color.tty, "\x1b["));
+  auto err_tty = run_in_pty("NO_COLOR= LANCE_CLI scan /nonexistent.lance");
+  CHECK(contains(err_tty.tty, "\x1b[1;31mlance-cli:"));
+}
+
+// ---------------------------------------------------------------- did you mean
+
+TEST_CASE("unknown columns suggest the closest name in every command", "[cli][columns]") {
+  const std::string ds = source_path("data/datasets/appends");
+  const std::string s = sample();
+  struct Case {
+    std::vector<std::string> args;
+    std::string hint;
+  };
+  const std::vector<Case> cases = {
+      {{"scan", s, "-c", "id,nmae"}, "no column 'nmae'; did you mean 'name'?"},
+      {{"take", s, "--rows", "1", "-c", "prcie"}, "no column 'prcie'; did you mean 'price'?"},
+      {{"head", s, "-c", "categroy"}, "no column 'categroy'; did you mean 'category'?"},
+      {{"scan", ds, "-c", "scroe"}, "no column 'scroe'; did you mean 'score'?"},
+      {{"take", ds, "--rows", "0", "-c", "scroe"}, "no column 'scroe'; did you mean 'score'?"},
+      {{"head", ds, "-c", "id,scroe"}, "no column 'scroe'; did you mean 'score'?"},
+      {{"inspect", "pages", s, "-c", "pricee"}, "did you mean 'price'?"},
+  };
+  for (const auto& c : cases) {
+    auto r = run_cli(c.args);
+    INFO(c.args[0] << " " << c.args[1] << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, c.hint));
+  }
+  // Nothing close: the list of columns instead.
+  auto far = run_cli({"scan", s, "-c", "zzzzzzzzzz"});
+  CHECK(far.exit_code == 2);
+  CHECK(contains(far.err, "columns are: id, name"));
+}
+
+// ---------------------------------------------------------------- progress
+
+TEST_CASE("progress: never when stderr is not a terminal", "[cli][progress]") {
+  ScopedEnv delay("LANCE_CLI_PROGRESS_DELAY_MS", "0");
+  auto r = run_cli({"scan", sample(), "--batch-size", "100"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(!contains(r.out, "\r"));
+}
+
+TEST_CASE("progress: a line on a terminal's stderr, erased at the end; -q turns it off", "[cli][progress][pty]") {
+  if (!have_script()) {
+    WARN("util-linux script is not installed: skipped");
+    return;
+  }
+  TempDir dir("progress");
+  const std::string out = dir.file("out.jsonl");
+  const std::string s = shell_quote(sample());
+  const std::string want = run_cli({"scan", sample(), "--batch-size", "100"}).out;
+
+  // stdout redirected, stderr the terminal: the progress line appears there.
+  auto r = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI scan " + s + " --batch-size 100 > " + shell_quote(out));
+  INFO(r.tty);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.tty, "\rscan "));
+  CHECK(contains(r.tty, " / 2,000 rows"));
+  CHECK(r.tty.size() >= 4);
+  CHECK(r.tty.substr(r.tty.size() - 4) == "\r\x1b[K");  // erased at the end
+  CHECK(read_text(out) == want);                         // never on stdout
+
+  // -o FILE, take.
+  auto t = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI take " + s + " --rows 0-999 -o " + shell_quote(out));
+  REQUIRE(t.exit_code == 0);
+  CHECK(contains(t.tty, "\rtake "));
+  CHECK(contains(t.tty, " / 1,000 rows"));
+
+  // -q / --quiet (also before the command).
+  for (const std::string& q : {"scan " + s + " -q", "--quiet scan " + s}) {
+    auto quiet = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI " + q + " > " + shell_quote(out));
+    CHECK(quiet.exit_code == 0);
+    CHECK(quiet.tty.empty());
+  }
+  // Rows going to the same terminal: no progress line mixed into them.
+  auto same = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI scan " + s + " -n 3");
+  CHECK(!contains(same.tty, "rows"));
+  // The default delay: a short scan finishes before any progress is shown.
+  auto fast = run_in_pty("LANCE_CLI scan " + s + " -n 10 > " + shell_quote(out));
+  CHECK(fast.exit_code == 0);
+  CHECK(fast.tty.empty());
+}
+
+TEST_CASE("progress: redrawn while a long scan runs", "[cli][progress][pty]") {
+  if (!have_script()) {
+    WARN("util-linux script is not installed: skipped");
+    return;
+  }
+  // A scan lasting well over a second (1-row batches, many times over) with a 100 ms delay:
+  // the line must be drawn more than once, each time with \r.
+  TempDir dir("progress-long");
+  const std::string rows_file = dir.file("rows.txt");
+  {
+    std::ofstream f(rows_file);
+    for (int rep = 0; rep < 40; ++rep) f << "0-1999\n";
+  }
+  auto r = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=100 LANCE_CLI take " + shell_quote(sample()) + " --rows-file " +
+                      shell_quote(rows_file) + " --batch-size 50 -f csv > /dev/null");
+  INFO(r.tty.size());
+  REQUIRE(r.exit_code == 0);
+  size_t draws = 0;
+  for (size_t p = r.tty.find("\rtake "); p != std::string::npos; p = r.tty.find("\rtake ", p + 1)) ++draws;
+  CHECK(draws >= 1);
+  CHECK(contains(r.tty, "rows/s"));
+  CHECK(r.tty.substr(r.tty.size() - 4) == "\r\x1b[K");
+}
