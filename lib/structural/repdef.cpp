@@ -1,5 +1,7 @@
 #include "structural/repdef.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace lance::structural {
@@ -12,6 +14,30 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   check_corrupt(m > 0, "a column with no repetition/definition layers");
   check_corrupt(rep.empty() || rep.size() == num_levels, "{} repetition levels for {} entries", rep.size(), num_levels);
   check_corrupt(def.empty() || def.size() == num_levels, "{} definition levels for {} entries", def.size(), num_levels);
+
+  // Flat columns (no list layer, so no repetition): every entry is one slot per layer.
+  bool any_list = false;
+  for (RepDefLayer l : inner_first) any_list = any_list || is_list_layer(l);
+  if (!any_list && rep.empty() && (def.empty() || m == 1)) {
+    std::vector<LayerSlots> flat(m);
+    for (auto& s : flat) s.num_slots = num_levels;
+    if (def.empty()) {
+      for (auto& s : flat) s.valid.assign(num_levels, 1);
+      return flat;
+    }
+    // One item layer with definition levels: 0 is valid, its null level is null.
+    const uint16_t max_def = static_cast<uint16_t>(def_levels_of(inner_first[0]));
+    auto& s = flat[0];
+    s.valid.resize(num_levels);
+    uint16_t highest = 0;
+    for (uint64_t e = 0; e < num_levels; ++e) {
+      highest = std::max(highest, def[e]);
+      s.valid[e] = def[e] == 0;
+    }
+    check_corrupt(highest <= max_def, "definition level {} above the maximum {}", highest, max_def);
+    s.has_nulls = highest > 0;
+    return flat;
+  }
 
   // Per layer (outermost first): the def values that mean null / empty here, the highest
   // def that is still "valid at this layer", and for lists their depth (innermost = 1).
