@@ -47,11 +47,27 @@ struct IoScheduler::Request {
   std::atomic<bool> failed{false};
 };
 
-IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options)
-    : file_(std::move(file)), options_(options),
-      pool_(std::make_unique<boost::asio::thread_pool>(options.io_threads)) {}
+namespace {
 
-IoScheduler::~IoScheduler() { pool_->join(); }
+/// One Asio pool for every scheduler of the process (a dataset opens a scheduler per data
+/// file; threads per file would mean dozens of thread starts for a small take). Sized by the
+/// first scheduler's options; each scheduler still bounds its own reads in flight. Never
+/// destroyed: its idle threads end with the process.
+boost::asio::thread_pool& shared_io_pool(unsigned threads) {
+  static boost::asio::thread_pool* pool = new boost::asio::thread_pool(threads);
+  return *pool;
+}
+
+}  // namespace
+
+IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options)
+    : file_(std::move(file)), options_(options), pool_(&shared_io_pool(options.io_threads)) {}
+
+IoScheduler::~IoScheduler() {
+  std::unique_lock lock(mutex_);
+  queue_.clear();  // reads not started never start; their callers' futures report a broken promise
+  idle_.wait(lock, [this] { return running_ == 0; });
+}
 
 std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> ranges, uint64_t priority) {
   auto req = std::make_shared<Request>();
@@ -129,6 +145,7 @@ void IoScheduler::run_read(PendingRead pending) {
   --running_;
   bytes_in_flight_ -= rr.length;
   pump();
+  if (running_ == 0) idle_.notify_all();
 }
 
 }  // namespace lance::io

@@ -84,9 +84,10 @@ class IoScheduler {
   std::shared_ptr<RandomAccessFile> file_;
   IoOptions options_;
   IoStats stats_;
-  std::unique_ptr<boost::asio::thread_pool> pool_;
+  boost::asio::thread_pool* pool_;  ///< the process-wide I/O pool (shared by every scheduler)
   std::mutex mutex_;
   std::multimap<uint64_t, PendingRead> queue_;  // by priority, FIFO within a priority
+  std::condition_variable idle_;  ///< signalled when running_ drops to 0
   unsigned running_ = 0;
   uint64_t bytes_in_flight_ = 0;
 };
