@@ -22,7 +22,7 @@ const lancedb = require('@lancedb/lancedb');
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
-const CLI = path.join(ROOT, 'build', 'lance-cli');
+const CLI = process.env.LANCE_CLI_BIN || path.join(ROOT, 'build', 'lance-cli');
 const DATA = path.join(ROOT, 'bench-data');
 
 const args = process.argv.slice(2);
@@ -190,17 +190,21 @@ function parsePlan(text) {
   return { elapsedMs, requests, iops, bytes };
 }
 
-/// Runs lance-cli as a whole process (under GNU time for peak RSS) with --stats=json.
+/// Runs lance-cli as a whole process with --stats=json and returns its wall time, peak RSS and
+/// stats. The time is taken by a small bash (`time`, ms resolution) around GNU time around
+/// lance-cli: spawning straight from this Node process would add the cost of forking a large
+/// process (hundreds of ms once LanceDB's caches are warm) to every lance-cli run.
 function runCli(cliArgs, input, env = {}) {
+  const errFile = path.join(os.tmpdir(), `lance-bench-${process.pid}.err`);
   const hasTime = fs.existsSync('/usr/bin/time');
-  const full = [...cliArgs, '--stats=json'];
-  const cmd = hasTime ? '/usr/bin/time' : CLI;
-  const argv = hasTime ? ['-f', 'RSS_KB=%M', CLI, ...full] : full;
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { input, maxBuffer: 1 << 30, stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, ...env } });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} failed: ${r.stderr}`);
-  const lines = r.stderr.toString().trim().split('\n');
+  const inner = hasTime ? ['/usr/bin/time', '-f', 'RSS_KB=%M', CLI] : [CLI];
+  const script = 'TIMEFORMAT=%3R; { time "$@" > /dev/null 2> "$ERR_FILE"; } 2>&1';
+  const r = spawnSync('bash', ['-c', script, 'bench', ...inner, ...cliArgs, '--stats=json'],
+    { input, maxBuffer: 1 << 20, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env, ERR_FILE: errFile } });
+  const err = fs.existsSync(errFile) ? fs.readFileSync(errFile, 'utf8') : '';
+  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} failed: ${err} ${r.stderr}`);
+  const ms = Number(r.stdout.toString().trim().split('\n').pop()) * 1000;
+  const lines = err.trim().split('\n');
   const rssLine = lines.find((l) => l.startsWith('RSS_KB='));
   const statsLine = lines.find((l) => l.startsWith('{'));
   return { ms, rssKb: rssLine ? Number(rssLine.slice(7)) : NaN, stats: statsLine ? JSON.parse(statsLine) : {} };
