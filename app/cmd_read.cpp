@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/commands.h"
+#include "common/cancel.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
 #include "output/sink.h"
@@ -44,6 +45,7 @@ struct Output {
     TextOptions opts;
     opts.header = !a.no_header;
     opts.null_text = a.null_text;
+    if (!file.is_stdout()) sink.set_name(a.output);
     writer = make_writer(parse_output_format(a.format), sink, opts, schema_metadata);
   }
   /// Completes the output: end of the format, flush, and with -o the rename into place.
@@ -136,7 +138,10 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       const uint64_t begin = std::min<uint64_t>(static_cast<uint64_t>(*offset), n);
       const uint64_t end = *limit < 0 ? n : std::min<uint64_t>(n, begin + static_cast<uint64_t>(*limit));
       // The reader keeps the reads of the next batch in flight while this one is written.
-      reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) { out.writer->write(batch); });
+      reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) {
+        check_cancelled();  // SIGINT/SIGTERM: stop between batches
+        out.writer->write(batch);
+      });
       out.finish();
     };
   });
@@ -177,6 +182,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       for (size_t i = 0; i < rows.size(); i += args->batch_size) {
+        check_cancelled();
         std::span<const uint64_t> part(rows.data() + i, std::min<size_t>(args->batch_size, rows.size() - i));
         out.writer->write(reader->take(part));
       }

@@ -7,6 +7,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include "common/cancel.h"
+
 namespace lance::io {
 
 namespace {
@@ -96,6 +98,7 @@ void IoScheduler::run_read(PendingRead pending) {
   const ByteRange rr = pending.read.range;
   if (!req.failed) {
     try {
+      check_cancelled();  // a signal stops queued reads: they fail instead of running
       Bytes buf(rr.length);
       file_->read_at(rr.offset, rr.length, buf.data());
       stats_.iops++;

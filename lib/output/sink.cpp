@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+
+#include "common/cancel.h"
 #include <cstring>
 
 #include "common/error.h"
@@ -53,7 +55,14 @@ void OutputSink::write_fully(const char* data, size_t size) {
       continue;
     }
     const int err = n < 0 ? errno : EIO;  // a zero-byte write of a non-empty buffer: give up
-    if (err == EINTR) continue;
+    if (err == EINTR) {
+      if (cancel_signal()) {  // a signal interrupted a blocked write: stop, drop the rest
+        failed_ = true;
+        used_ = 0;
+        check_cancelled();
+      }
+      continue;
+    }
     if (err == EAGAIN || err == EWOULDBLOCK) {
       pollfd p{fd_, POLLOUT, 0};
       if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
@@ -61,6 +70,7 @@ void OutputSink::write_fully(const char* data, size_t size) {
     failed_ = true;
     used_ = 0;
     if (err == EPIPE) throw OutputClosed();
+    if (!name_.empty()) throw_io("{}: cannot write output: {}", name_, std::strerror(err));
     throw_io("cannot write output: {}", std::strerror(err));
   }
 }
