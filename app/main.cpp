@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -39,6 +40,9 @@ void install_stop_handlers() {
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
   install_stop_handlers();
+  // libprotobuf logs parse problems (e.g. invalid UTF-8) to stderr; a corrupt file is
+  // reported once, as our own error line.
+  google::protobuf::SetLogHandler(nullptr);
   auto logger = spdlog::stderr_color_mt("lance-cli");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("%^%l%$: %v");

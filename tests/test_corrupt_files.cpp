@@ -80,7 +80,7 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
     auto variants = make_variants(original, regions, std::hash<std::string>{}(name), meta_flips / scale,
                                   data_flips / scale);
     for (size_t i = 0; i < variants.size(); ++i) {
-      if (sanitizer_build() && i % 2 == 1 && i < 56) continue;  // half of the structural ones
+      if (sanitizer_build() && i % 4 >= 2 && i < 40) continue;  // half of the structural ones
       const auto& v = variants[i];
       const fs::path p = dir.path / fmt::format("v{}-{}", i, name);
       write_file(p, v.bytes);
@@ -88,8 +88,11 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
       check_run({"scan", p.string(), "-f", "jsonl"}, label, p.filename().string(), false);
       std::string take_rows = rows ? fmt::format("0,{},{}", rows / 2, rows - 1) : "0";
       // A flipped row count may make the rows out of range: a usage error is right then.
-      check_run({"take", p.string(), "--rows", take_rows}, label, p.filename().string(), true);
-      runs += 2;
+      if (i % 2 == 1) {  // take on every other variant: the same parsing, half the runs
+        check_run({"take", p.string(), "--rows", take_rows}, label, p.filename().string(), true);
+        ++runs;
+      }
+      ++runs;
       fs::remove(p);
     }
   }
@@ -102,25 +105,25 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
 TEST_CASE("Corrupt 2.0 files end with a typed error", "[corrupt][v2_0]") {
   run_file_suite({"v20_ints-v2.0.lance", "v20_strings-v2.0.lance", "v20_dict-v2.0.lance",
                   "v20_nested_lists-v2.0.lance", "v20_compression-v2.0.lance", "v20_packed-v2.0.lance"},
-                 16, 12);
+                 10, 8);
 }
 
 TEST_CASE("Corrupt 2.1 files end with a typed error", "[corrupt][v2_1]") {
   run_file_suite({"enc_fullzip-v2.1.lance", "enc_constant-v2.1.lance", "nested_lists-v2.1.lance",
                   "enc_rle-v2.1.lance", "enc_blob-v2.1.lance"},
-                 16, 12);
+                 10, 8);
 }
 
 TEST_CASE("Corrupt 2.2 files end with a typed error", "[corrupt][v2_2]") {
   run_file_suite({"enc_dict-v2.2.lance", "enc_fsst-v2.2.lance", "misc-v2.2.lance", "nested2_maps-v2.2.lance",
                   "enc_packed_var-v2.2.lance"},
-                 16, 12);
+                 10, 8);
 }
 
 TEST_CASE("Corrupt 2.3 files end with a typed error", "[corrupt][v2_3]") {
   run_file_suite({"enc_bss_f64-v2.3.lance", "enc_general_fullzip-v2.3.lance", "nested2_structs-v2.3.lance",
                   "multipage-v2.3.lance", "ints_levels-v2.3.lance", "enc_minichunk-v2.3.lance"},
-                 16, 12);
+                 10, 8);
 }
 
 TEST_CASE("A dataset with corrupt manifests, deletion files or data files ends with a typed error",

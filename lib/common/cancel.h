@@ -4,6 +4,8 @@
 // CLI exits with 128 + the signal number.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <exception>
 
@@ -36,5 +38,25 @@ inline int cancel_signal() noexcept { return detail::g_cancel_signal.load(std::m
 inline void check_cancelled() {
   if (int s = cancel_signal()) throw Cancelled(s);
 }
+
+/// Blocks SIGINT and SIGTERM in the calling thread while alive. Create worker threads
+/// under it: they inherit the mask, so the stop signals reach the main thread, where they
+/// interrupt a blocked write (EINTR) rather than landing on a worker.
+class StopSignalsBlocked {
+ public:
+  StopSignalsBlocked() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~StopSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  StopSignalsBlocked(const StopSignalsBlocked&) = delete;
+  StopSignalsBlocked& operator=(const StopSignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_;
+};
 
 }  // namespace lance

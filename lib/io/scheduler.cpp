@@ -45,8 +45,10 @@ struct IoScheduler::Request {
 };
 
 IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options)
-    : file_(std::move(file)), options_(options),
-      pool_(std::make_unique<boost::asio::thread_pool>(options.io_threads)) {}
+    : file_(std::move(file)), options_(options) {
+  StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
+  pool_ = std::make_unique<boost::asio::thread_pool>(options.io_threads);
+}
 
 IoScheduler::~IoScheduler() { pool_->join(); }
 

@@ -47,6 +47,11 @@ void OutputSink::flush() {
 
 void OutputSink::write_fully(const char* data, size_t size) {
   while (size > 0) {
+    if (cancel_signal()) {  // a signal interrupted a blocked write (EINTR or a short write): stop
+      failed_ = true;
+      used_ = 0;
+      check_cancelled();
+    }
     const ssize_t n = ::write(fd_, data, size);
     if (n > 0) {
       data += n;
@@ -55,14 +60,7 @@ void OutputSink::write_fully(const char* data, size_t size) {
       continue;
     }
     const int err = n < 0 ? errno : EIO;  // a zero-byte write of a non-empty buffer: give up
-    if (err == EINTR) {
-      if (cancel_signal()) {  // a signal interrupted a blocked write: stop, drop the rest
-        failed_ = true;
-        used_ = 0;
-        check_cancelled();
-      }
-      continue;
-    }
+    if (err == EINTR) continue;
     if (err == EAGAIN || err == EWOULDBLOCK) {
       pollfd p{fd_, POLLOUT, 0};
       if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
