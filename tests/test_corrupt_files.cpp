@@ -50,13 +50,14 @@ RunLimits limits() {
 
 /// Checks one run of the binary on a hostile input.
 void check_run(const std::vector<std::string>& args, const std::string& label, const std::string& name_in_error,
-               bool usage_ok) {
+               bool usage_ok, bool missing_ok = false) {
   CliResult r = run_cli_limited(args, limits());
   INFO(label << "\n  lance-cli " << fmt::format("{}", fmt::join(args, " ")) << "\n  exit " << r.exit_code
              << (r.timed_out ? " (timed out)" : "") << "\n  stderr: " << r.err);
   REQUIRE_FALSE(r.timed_out);
   REQUIRE(r.term_signal == 0);
-  const bool ok = r.exit_code == 0 || r.exit_code == 3 || r.exit_code == 4 || (usage_ok && r.exit_code == 2);
+  const bool ok = r.exit_code == 0 || r.exit_code == 3 || r.exit_code == 4 || (usage_ok && r.exit_code == 2) ||
+                  (missing_ok && r.exit_code == 1 && r.err.find("No such file") != std::string::npos);
   REQUIRE(ok);
   if (r.exit_code != 0) {
     // One line: "lance-cli: <file>: ...".
@@ -144,17 +145,18 @@ TEST_CASE("A dataset with corrupt manifests, deletion files or data files ends w
     std::vector<Variant> variants;
     if (data_file) {
       variants = make_variants(original, file_regions(t.string()), std::hash<std::string>{}(t.filename().string()),
-                               sanitizer_build() ? 4 : 8, sanitizer_build() ? 3 : 6);
+                               sanitizer_build() ? 3 : 6, sanitizer_build() ? 2 : 4);
     } else {
       variants = make_blind_variants(original, std::hash<std::string>{}(t.filename().string()),
-                                     sanitizer_build() ? 6 : 14);
+                                     sanitizer_build() ? 5 : 10);
     }
     for (const auto& v : variants) {
       write_file(t, v.bytes);
       const std::string label = t.filename().string() + ": " + v.name;
       // Errors name the dataset's file that is at fault, or the dataset directory.
-      check_run({"scan", ds.string()}, label, "bitmap", false);
-      check_run({"take", ds.string(), "--rows", "0,3,5"}, label, "bitmap", true);
+      // A flipped file name in a manifest names a data file that is not there: an I/O error.
+      check_run({"scan", ds.string()}, label, "bitmap", false, true);
+      check_run({"take", ds.string(), "--rows", "0,3,5"}, label, "bitmap", true, true);
       runs += 2;
     }
     write_file(t, original);

@@ -14,6 +14,8 @@
 #include <thread>
 
 #include "cli_runner.h"
+#include "common/error.h"
+#include "io/file.h"
 
 using namespace lance::testing;
 namespace fs = std::filesystem;
@@ -220,5 +222,22 @@ TEST_CASE("Bad arguments exit 2 with a one-line hint", "[faults][usage]") {
   SECTION("missing arguments") {
     one_line_usage(run_cli({"scan"}));
     one_line_usage(run_cli({"take", file}));
+  }
+}
+
+TEST_CASE("A file that shrinks while open gives an I/O error naming it", "[faults][io]") {
+  TempDir dir;
+  const fs::path p = dir.path / "shrinks.lance";
+  fs::copy_file(source_path("data/fixtures/ints-v2.2.lance"), p);
+  auto file = lance::io::LocalFile::open(p.string());
+  const uint64_t size = file->size();
+  fs::resize_file(p, size / 2);  // another process truncates it: a short read
+  std::vector<uint8_t> buf(size);
+  try {
+    file->read_at(0, size, buf.data());
+    FAIL("no error");
+  } catch (const lance::Error& e) {
+    CHECK(e.kind() == lance::ErrorKind::io);
+    CHECK(std::string(e.what()).find(p.string()) != std::string::npos);
   }
 }
