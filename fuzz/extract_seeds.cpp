@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
             } else if (page.layout->has_full_zip_layout()) {
               collect(page.layout->full_zip_layout().value_compression(), encs);
             }
-            for (size_t e = 0; e < encs.size(); ++e) {
+            for (size_t e = 0; e < encs.size() && col.index < 4 && p == 0; ++e) {
               std::string es = encs[e]->SerializeAsString();
               for (uint8_t ctx = 0; ctx < 5; ++ctx) {
                 Bytes t;
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
             write(out / "fuzz_v2_0" / name, s), ++n;
           }
           // Raw kernels: each decoder selector over this page's first buffer.
-          if (!bufs.empty() && p == 0) {
+          if (!bufs.empty() && p == 0 && col.index < 4) {
             for (uint8_t which = 0; which < 10; ++which) {
               Bytes r;
               put<uint8_t>(r, which);
