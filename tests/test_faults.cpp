@@ -60,6 +60,10 @@ int status_after_signal(const std::vector<std::string>& args, int sig, int delay
     _exit(127);
   }
   close(out[1]);
+  if (fill_stdout) {  // wait for the first output: main() is running and its handlers are set
+    char c;
+    if (read(out[0], &c, 1) != 1) throw std::runtime_error("no output");
+  }
   std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
   kill(pid, sig);
   int status = 0;
@@ -81,11 +85,11 @@ int status_after_signal(const std::vector<std::string>& args, int sig, int delay
 TEST_CASE("SIGTERM and SIGINT stop a scan blocked on its output: exit 143 / 130", "[faults][signals]") {
   // Far more output than a pipe holds: the scan blocks in write until the signal.
   const std::string file = source_path("data/fixtures/strings-v2.3.lance");
-  int st = status_after_signal({"scan", file, "-f", "json"}, SIGTERM, 300);
+  int st = status_after_signal({"scan", file, "-f", "json"}, SIGTERM, 100);
   REQUIRE(st != -1);
   CHECK(WIFEXITED(st));
   CHECK(WEXITSTATUS(st) == 143);
-  st = status_after_signal({"scan", file, "-f", "csv"}, SIGINT, 300);
+  st = status_after_signal({"scan", file, "-f", "csv"}, SIGINT, 100);
   REQUIRE(st != -1);
   CHECK(WIFEXITED(st));
   CHECK(WEXITSTATUS(st) == 130);
