@@ -10,6 +10,7 @@
 #include "app/global_options.h"
 #include "app/progress.h"
 #include "app/stats.h"
+#include "common/cancel.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
 #include "output/sink.h"
@@ -53,6 +54,7 @@ struct Output {
     TextOptions opts;
     opts.header = !a.no_header;
     opts.null_text = a.null_text;
+    if (!file.is_stdout()) sink.set_name(a.output);
     writer = make_writer(parse_output_format(a.format), sink, opts, schema_metadata);
   }
   /// Completes the output: end of the format, flush, and with -o the rename into place.
@@ -149,6 +151,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "scan", end - begin);
       uint64_t rows_out = 0;
       reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) {
+        check_cancelled();  // SIGINT/SIGTERM: stop between batches
         out.writer->write(batch);
         rows_out += batch.num_rows;
         progress.add(static_cast<uint64_t>(batch.num_rows), out.sink.bytes_written());
@@ -197,6 +200,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       out.writer->begin(reader->fields());
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", rows.size());
       for (size_t i = 0; i < rows.size(); i += args->batch_size) {
+        check_cancelled();
         std::span<const uint64_t> part(rows.data() + i, std::min<size_t>(args->batch_size, rows.size() - i));
         out.writer->write(reader->take(part));
         progress.add(part.size(), out.sink.bytes_written());

@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -11,6 +14,7 @@
 #include "app/global_options.h"
 #include "app/malloc_tuning.h"
 #include "app/terminal.h"
+#include "common/cancel.h"
 #include "common/error.h"
 #include "output/sink.h"
 
@@ -18,11 +22,31 @@ namespace {
 
 int exit_code(lance::ErrorKind kind) { return static_cast<int>(kind); }
 
+/// SIGINT/SIGTERM: the first asks the command to stop (it unwinds, removing a temporary
+/// -o file, and exits 128 + signal); a second one ends the process at once.
+void on_stop_signal(int sig) {
+  if (lance::cancel_signal() != 0) _exit(128 + sig);
+  lance::request_cancel(sig);
+}
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocked write returns EINTR and sees the request
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   lance::app::tune_malloc(argc, argv);
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
+  install_stop_handlers();
+  // libprotobuf logs parse problems (e.g. invalid UTF-8) to stderr; a corrupt file is
+  // reported once, as our own error line.
+  google::protobuf::SetLogHandler(nullptr);
   auto logger = spdlog::stderr_color_mt("lance-cli");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("%^%l%$: %v");
@@ -58,6 +82,8 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const lance::OutputClosed&) {
     return 0;
+  } catch (const lance::Cancelled& c) {
+    return 128 + c.signal();
   } catch (const lance::Error& e) {
     std::fprintf(stderr, "%s %s\n", lance::app::error_prefix().c_str(), e.what());
     return exit_code(e.kind());

@@ -3,9 +3,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -87,6 +91,98 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
   int status = 0;
   waitpid(pid, &status, 0);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  return r;
+}
+
+bool sanitizer_build() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+CliResult run_cli_limited(const std::vector<std::string>& args, const RunLimits& limits) {
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC)) throw std::runtime_error("pipe failed");
+  std::vector<std::string> argv_s = {LANCE_CLI_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_s;
+  for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+  env_s.insert(env_s.end(), limits.env.begin(), limits.env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {  // child: only async-signal-safe calls from here
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    if (limits.address_space_bytes) {
+      rlimit rl{limits.address_space_bytes, limits.address_space_bytes};
+      setrlimit(RLIMIT_AS, &rl);
+    }
+    execve(LANCE_CLI_BINARY, argv.data(), envp.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  CliResult r;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeout_ms);
+  bool out_open = true, err_open = true;
+  char buf[65536];
+  while (out_open || err_open) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      kill(pid, SIGKILL);
+      r.timed_out = true;
+      break;
+    }
+    std::vector<pollfd> fds;
+    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
+    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
+    if (poll(fds.data(), fds.size(), static_cast<int>(left.count())) <= 0) continue;
+    for (auto& p : fds) {
+      if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = read(p.fd, buf, sizeof buf);
+      if (n <= 0) {
+        (p.fd == out_pipe[0] ? out_open : err_open) = false;
+      } else if (p.fd == err_pipe[0]) {
+        r.err.append(buf, static_cast<size_t>(n));
+      } else if (limits.keep_stdout) {
+        r.out.append(buf, static_cast<size_t>(n));
+      }
+    }
+  }
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  int status = 0;
+  if (!r.timed_out) {
+    // Output closed; the process should exit right after. Bound that wait too.
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        kill(pid, SIGKILL);
+        r.timed_out = true;
+        break;
+      }
+      usleep(1000);
+    }
+  }
+  if (r.timed_out) waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return r;
 }
 

@@ -53,6 +53,10 @@ Bytes zstd_decompress_bare(ByteView input) {
   const unsigned long long declared = ZSTD_getFrameContentSize(input.data(), input.size());
   if (declared != ZSTD_CONTENTSIZE_ERROR && declared != ZSTD_CONTENTSIZE_UNKNOWN) {
     check_alloc(declared, "zstd frame content size");
+    // The header's size is only a claim: no bigger than the input can expand to.
+    check_corrupt(declared / kZstdMaxExpansion <= input.size(),
+                  "zstd: {} compressed bytes cannot expand to the {} bytes the frame header declares", input.size(),
+                  declared);
     out.reserve(static_cast<size_t>(declared));
   }
   ZSTD_inBuffer in{input.data(), input.size(), 0};

@@ -125,6 +125,9 @@ TypePtr parse_logical_type(const std::string& lt, const std::vector<LanceField>&
     for (const auto& c : children) fs.push_back(c.arrow);
     return make_struct(std::move(fs));
   }
+  if (lt == "list" || lt == "list.struct" || lt == "large_list" || lt == "large_list.struct" || lt == "map")
+    check_corrupt(children.size() == 1, "logical type '{}' needs exactly one child field, the schema gives it {}", lt,
+                  children.size());
   if (lt == "list" || lt == "list.struct") return make_list(TypeId::list, child_field(0));
   if (lt == "large_list" || lt == "large_list.struct") return make_list(TypeId::large_list, child_field(0));
   if (lt == "map") return make_map(child_field(0));

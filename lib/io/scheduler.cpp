@@ -7,6 +7,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include "common/cancel.h"
+
 namespace lance::io {
 
 namespace {
@@ -54,7 +56,10 @@ namespace {
 /// first scheduler's options; each scheduler still bounds its own reads in flight. Never
 /// destroyed: its idle threads end with the process.
 boost::asio::thread_pool& shared_io_pool(unsigned threads) {
-  static boost::asio::thread_pool* pool = new boost::asio::thread_pool(threads);
+  static boost::asio::thread_pool* pool = [threads] {
+    StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
+    return new boost::asio::thread_pool(threads);
+  }();
   return *pool;
 }
 
@@ -118,6 +123,7 @@ void IoScheduler::run_read(PendingRead pending) {
   const ByteRange rr = pending.read.range;
   if (!req.failed) {
     try {
+      check_cancelled();  // a signal stops queued reads: they fail instead of running
       const auto& serves = pending.read.serves;
       if (serves.size() == 1 && req.ranges[serves[0]].offset == rr.offset &&
           req.ranges[serves[0]].length == rr.length) {

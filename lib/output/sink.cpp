@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+
+#include "common/cancel.h"
 #include <cstring>
 
 #include "common/error.h"
@@ -45,6 +47,11 @@ void OutputSink::flush() {
 
 void OutputSink::write_fully(const char* data, size_t size) {
   while (size > 0) {
+    if (cancel_signal()) {  // a signal interrupted a blocked write (EINTR or a short write): stop
+      failed_ = true;
+      used_ = 0;
+      check_cancelled();
+    }
     const ssize_t n = ::write(fd_, data, size);
     if (n > 0) {
       data += n;
@@ -61,6 +68,7 @@ void OutputSink::write_fully(const char* data, size_t size) {
     failed_ = true;
     used_ = 0;
     if (err == EPIPE) throw OutputClosed();
+    if (!name_.empty()) throw_io("{}: cannot write output: {}", name_, std::strerror(err));
     throw_io("cannot write output: {}", std::strerror(err));
   }
 }

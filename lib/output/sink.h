@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,8 @@ class OutputSink {
   void flush();
 
   int fd() const { return fd_; }
+  /// Names the destination in error messages (e.g. the -o path).
+  void set_name(std::string name) { name_ = std::move(name); }
   /// Bytes handed to the descriptor so far.
   size_t bytes_written() const { return bytes_written_; }
 
@@ -52,6 +55,7 @@ class OutputSink {
   size_t used_ = 0;
   size_t bytes_written_ = 0;
   bool failed_ = false;
+  std::string name_;
 };
 
 }  // namespace lance

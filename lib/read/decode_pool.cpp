@@ -11,6 +11,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include "common/cancel.h"
 #include "common/error.h"
 
 namespace lance::read {
@@ -26,7 +27,10 @@ DecodeMode decode_mode_from_env(DecodeMode fallback) {
 
 namespace {
 boost::asio::thread_pool& cpu_pool() {
-  static boost::asio::thread_pool pool(std::max(1u, std::thread::hardware_concurrency()));
+  static boost::asio::thread_pool pool = [] {
+    StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
+    return boost::asio::thread_pool(std::max(1u, std::thread::hardware_concurrency()));
+  }();
   return pool;
 }
 }  // namespace
