@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "app/stdin_input.h"
 #include "dataset/row_count.h"
 #include "output/sink.h"
 
@@ -15,7 +16,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
   auto path = std::make_shared<std::string>();
   auto version = std::make_shared<std::optional<uint64_t>>();
   auto json = std::make_shared<bool>(false);
-  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory (deleted rows are not counted)")
+  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (deleted rows are not counted)")
       ->required();
   cmd->add_option("--version", *version, "Dataset version to count (default: the latest)");
   cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments");
@@ -23,7 +24,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
               "  lance-cli count my_db/my_table.lance --version 3 --json");
   cmd->callback([&run, path, version, json] {
     run.command = [path, version, json] {
-      const dataset::RowCount c = dataset::count_rows(*path, *version);
+      const dataset::RowCount c = dataset::count_rows(input_path(*path), *version);
       OutputSink sink(1);
       if (*json)
         sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{}}}\n", c.rows, c.deleted_rows,

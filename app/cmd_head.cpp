@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/commands.h"
+#include "app/stdin_input.h"
 #include "app/terminal.h"
 #include "dataset/table_reader.h"
 #include "output/sink.h"
@@ -18,7 +19,7 @@ namespace {
 
 struct HeadArgs {
   std::string path;
-  uint64_t limit = 10;
+  int64_t limit = 10;
   std::vector<std::string> columns;
   std::string format = "auto";
   std::optional<uint64_t> version;
@@ -43,7 +44,7 @@ std::unique_ptr<BatchWriter> head_writer(const std::string& format, OutputSink& 
 void register_head(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("head", "Show the first rows: a table on a terminal, JSONL when piped");
   auto a = std::make_shared<HeadArgs>();
-  cmd->add_option("path", a->path, "A .lance data file or a Lance dataset directory")->required();
+  cmd->add_option("path", a->path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->required();
   cmd->add_option("-n,--limit", a->limit, "Number of rows")->capture_default_str();
   cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")->delimiter(',');
   cmd->add_option("-f,--format", a->format,
@@ -53,14 +54,15 @@ void register_head(CLI::App& app, CommandRunner& run) {
               "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");
   cmd->callback([&run, a] {
     run.command = [a] {
+      if (a->limit < 0) throw_usage("--limit must be ≥ 0 (got {})", a->limit);
       dataset::TableOptions opts;
       opts.columns = a->columns;
       opts.version = a->version;
-      auto reader = dataset::open_table(a->path, opts);
+      auto reader = dataset::open_table(input_path(a->path), opts);
       OutputSink sink(STDOUT_FILENO);
       auto writer = head_writer(a->format, sink, reader->schema().metadata);
       writer->begin(reader->fields());
-      const uint64_t end = std::min(reader->num_rows(), a->limit);
+      const uint64_t end = std::min(reader->num_rows(), static_cast<uint64_t>(a->limit));
       reader->scan(0, end, read::kDefaultBatchSize, [&](RecordBatch batch) { writer->write(batch); });
       writer->finish();
       sink.flush();

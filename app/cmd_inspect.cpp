@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/commands.h"
+#include "app/stdin_input.h"
 #include "app/terminal.h"
 #include "dataset/dataset.h"
 #include "format/file_reader.h"
@@ -76,12 +77,13 @@ void print(const Info& info, const InspectArgs& a) {
 /// `name` is how the examples call it.
 void setup_schema(CLI::App* schema, CommandRunner& run, const std::string& name) {
   auto args = std::make_shared<InspectArgs>();
-  add_common(schema, *args, "A .lance data file or a dataset directory");
+  add_common(schema, *args, "A .lance data file (- reads one from standard input) or a dataset directory");
   add_version(schema, *args);
   schema->footer("Examples:\n  " + name + " data/sample/products.lance\n  " + name +
                  " table.lance --json | jq '.fields[].name'");
   schema->callback([&run, args] {
     run.command = [args] {
+      args->path = input_path(args->path);
       if (is_dataset(args->path)) {
         auto ds = dataset::Dataset::open(args->path, args->version);
         inspect::SchemaInfo info = inspect::inspect_schema(ds->schema());
@@ -113,13 +115,14 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
   {
     auto* meta = cmd->add_subcommand("meta", "Format version, rows, columns, pages, where the bytes go, global buffers");
     auto args = std::make_shared<InspectArgs>();
-    add_common(meta, *args, "A .lance data file or a dataset directory");
+    add_common(meta, *args, "A .lance data file (- reads one from standard input) or a dataset directory");
     add_version(meta, *args);
     meta->footer("Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
                  "  lance-cli inspect meta data/sample/products.lance --json | jq .bytes\n"
                  "  lance-cli inspect meta data/datasets/appends --version 3");
     meta->callback([&run, args] {
       run.command = [args] {
+      args->path = input_path(args->path);
         if (is_dataset(args->path))
           print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version)), *args);
         else
@@ -134,7 +137,7 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
     auto args = std::make_shared<InspectArgs>();
     auto columns = std::make_shared<std::vector<std::string>>();
     auto page = std::make_shared<int64_t>(0);
-    add_common(pages, *args, "A .lance data file");
+    add_common(pages, *args, "A .lance data file (- reads one from standard input)");
     add_version(pages, *args);  // only to say it does not apply (rather than reach the global --version)
     pages->add_option("-c,--columns", *columns, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
         ->delimiter(',');
@@ -145,6 +148,7 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
     pages->callback([&run, args, columns, page, page_opt] {
       const bool has_page = page_opt->count() > 0;
       run.command = [args, columns, page, has_page] {
+        args->path = input_path(args->path);
         inspect::PageFilter filter;
         filter.columns = *columns;
         if (has_page && *page < 0) throw_usage("--page must be ≥ 0 (got {})", *page);

@@ -5,8 +5,10 @@
 #include <charconv>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "app/commands.h"
+#include "app/stdin_input.h"
 #include "app/global_options.h"
 #include "app/progress.h"
 #include "app/stats.h"
@@ -37,7 +39,7 @@ void add_output_options(CLI::App* cmd, OutputArgs& a) {
                   "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream), null (decode, write nothing)")
       ->capture_default_str();
   cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout");
-  cmd->add_option("--null", a.null_text, "Text for null cells in csv/tsv (default: empty)");
+  cmd->add_option("--null", a.null_text, "Text for null cells in csv/tsv (default: empty); a value that would read as TEXT is quoted (\"NULL\")");
   cmd->add_flag("--no-header", a.no_header, "Omit the csv/tsv header line");
   cmd->add_flag("--stats{text}", a.stats,
                 "Print on stderr what was read (requests, I/O operations, bytes, pages, chunks, rows) and where "
@@ -125,10 +127,10 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("scan", "Stream the rows of a Lance file or dataset");
   auto path = std::make_shared<std::string>();
   auto args = std::make_shared<OutputArgs>();
-  auto limit = std::make_shared<int64_t>(-1);
+  auto limit = std::make_shared<std::optional<int64_t>>();
   auto offset = std::make_shared<int64_t>(0);
   auto version = std::make_shared<int64_t>(-1);
-  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory")->required();
+  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->required();
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
   cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)");
@@ -138,15 +140,15 @@ void register_scan(CLI::App& app, CommandRunner& run) {
               "  lance-cli scan my_db/my_table.lance --version 3");
   cmd->callback([&run, path, args, limit, offset, version] {
     run.command = [path, args, limit, offset, version] {
-      if (*limit < -1) throw_usage("--limit must be ≥ 0 (got {})", *limit);
+      if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
       StatsReport stats(args->stats);
-      auto reader = open_table(*path, *version, args->columns);
+      auto reader = open_table(input_path(*path), *version, args->columns);
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       const uint64_t n = reader->num_rows();
       const uint64_t begin = std::min<uint64_t>(static_cast<uint64_t>(*offset), n);
-      const uint64_t end = *limit < 0 ? n : std::min<uint64_t>(n, begin + static_cast<uint64_t>(*limit));
+      const uint64_t end = !*limit ? n : begin + std::min<uint64_t>(n - begin, static_cast<uint64_t>(**limit));
       // The reader keeps the reads of the next batch in flight while this one is written.
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "scan", end - begin);
       uint64_t rows_out = 0;
@@ -170,7 +172,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
   auto rows_text = std::make_shared<std::string>();
   auto rows_file = std::make_shared<std::string>();
   auto version = std::make_shared<int64_t>(-1);
-  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory (rows count visible rows in scan order)")->required();
+  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (rows count visible rows in scan order)")->required();
   auto* rows_opt = cmd->add_option("--rows", *rows_text, "Row numbers and inclusive ranges, e.g. 0,17,100-199");
   auto* file_opt = cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
   rows_opt->excludes(file_opt);
@@ -182,6 +184,8 @@ void register_take(CLI::App& app, CommandRunner& run) {
     if (rows_opt->count() == 0 && file_opt->count() == 0) throw CLI::RequiredError("--rows or --rows-file");
     run.command = [path, args, rows_text, rows_file, version] {
       std::string text = *rows_text;
+      if (*path == "-" && *rows_file == "-")
+        throw_usage("standard input cannot be both the file (-) and the rows file (--rows-file -)");
       if (!rows_file->empty()) {
         if (*rows_file == "-") {
           text.assign(std::istreambuf_iterator<char>(std::cin), {});
@@ -193,7 +197,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       }
       std::vector<uint64_t> rows = parse_rows(text);
       StatsReport stats(args->stats);
-      auto reader = open_table(*path, *version, args->columns);
+      auto reader = open_table(input_path(*path), *version, args->columns);
       for (uint64_t r : rows)
         if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader->num_rows());
       Output out(*args, reader->schema().metadata);

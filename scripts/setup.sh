@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(cmake g++ make pkg-config libcli11-dev libfmt-dev libspdlog-dev libzstd-dev liblz4-dev
+PACKAGES=(cmake g++ make pkg-config ccache libcli11-dev libfmt-dev libspdlog-dev libzstd-dev liblz4-dev
           libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler
           libroaring-dev)
 missing=()
@@ -24,5 +24,8 @@ if command -v npm >/dev/null 2>&1; then
   (cd scripts && npm ci --no-audit --no-fund)
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# ccache: a rebuild (CI on a machine that built before, a second build dir) recompiles only
+# what changed.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build build -j"$(nproc)"

@@ -1,2 +1,36 @@
-#define CATCH_CONFIG_MAIN
+// The test runner's main: Catch2's, after fixing the environment the lance-cli processes
+// started by the tests inherit, so that no test depends on the caller's terminal or settings.
+#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+/// A known terminal type, no colour or width overrides, none of lance-cli's own tuning
+/// variables, and no malloc re-exec of `scan` (a test sets any of these itself, in a scope).
+void normalize_environment() {
+  std::vector<std::string> drop;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (name.rfind("LANCE_CLI_", 0) == 0 || name.rfind("AWS_", 0) == 0) drop.push_back(name);
+  }
+  for (const std::string& name : drop) ::unsetenv(name.c_str());
+  for (const char* name : {"NO_COLOR", "COLUMNS", "LINES", "CLICOLOR", "CLICOLOR_FORCE", "GLIBC_TUNABLES"})
+    ::unsetenv(name);
+  ::setenv("TERM", "xterm-256color", 1);
+  ::setenv("LANCE_CLI_MALLOC_TUNING", "0", 1);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  normalize_environment();
+  return Catch::Session().run(argc, argv);
+}

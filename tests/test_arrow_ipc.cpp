@@ -18,6 +18,7 @@
 #include "arrow/ipc_reader.h"
 #include "arrow/ipc_writer.h"
 #include "common/error.h"
+#include "fixtures.h"
 #include "test_arrow_helpers.h"
 
 using namespace lance;
@@ -268,47 +269,15 @@ TEST_CASE("Arrow IPC reader: malformed input is an Error, never a crash", "[arro
   }
 }
 
-namespace {
-
-struct Fixture {
-  std::string name, file, golden;
-};
-
-std::vector<Fixture> file_fixtures() {
-  auto index = nlohmann::json::parse(read_text(source_path("data/fixtures/index.json")));
-  std::vector<Fixture> out;
-  for (const auto& f : index["fixtures"]) {
-    if (f.value("kind", "file") != "file") continue;
-    out.push_back({f["name"], source_path("data/" + f["file"].get<std::string>()),
-                   source_path("data/" + f["golden_prefix"].get<std::string>())});
-  }
-  return out;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    out.push_back(text.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("scan -f arrow read back equals Lance's reading, every fixture", "[arrow][golden]") {
-  auto fixtures = file_fixtures();
-  REQUIRE(!fixtures.empty());
-  for (const auto& fx : fixtures) {
+  REQUIRE(!lance::testing::file_fixtures().empty());
+  for (const auto& fx : lance::testing::file_fixtures()) {
     DYNAMIC_SECTION(fx.name) {
       auto r = run_cli({"scan", fx.file, "-f", "arrow", "--batch-size", "97"});
       INFO(r.err);
       REQUIRE(r.exit_code == 0);
       auto got = arrow::read_ipc_stream(view_of(r.out));
-      auto want = lines_of(read_text(fx.golden + ".jsonl"));
+      auto want = lance::testing::lines(lance::testing::golden_text(fx, "jsonl"));
       auto rows = json_rows(got.batches);
       REQUIRE(rows.size() == want.size());
       for (size_t i = 0; i < rows.size(); ++i) {
@@ -324,7 +293,7 @@ TEST_CASE("scan -f arrow read back equals Lance's reading, every fixture", "[arr
 
 TEST_CASE("take -f arrow and -o FILE", "[arrow]") {
   const std::string sample = source_path("data/sample/products.lance");
-  auto want = lines_of(read_text(source_path("data/golden/sample-products.jsonl")));
+  auto want = lance::testing::lines(read_text(source_path("data/golden/sample-products.jsonl")));
   auto r = run_cli({"take", sample, "--rows", "5,0,1999,5", "-f", "arrow"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);

@@ -9,6 +9,7 @@
 
 #include "cli_env.h"
 #include "cli_runner.h"
+#include "fixtures.h"
 #include "dataset/row_count.h"
 #include "format/file_reader.h"
 #include "output/table_writer.h"
@@ -51,7 +52,7 @@ TEST_CASE("count: rows of a data file and of datasets (deletions subtracted)", "
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == "2000\n");
 
-  const json index = json::parse(read_text(source_path("data/datasets/index.json")));
+  const json& index = lance::testing::dataset_index();
   for (const auto& ds : index["datasets"]) {
     const std::string dir = source_path("data/" + ds["dir"].get<std::string>());
     for (const auto& v : ds["versions"]) {
@@ -357,4 +358,19 @@ TEST_CASE("progress: redrawn while a long scan runs", "[cli][progress][pty]") {
   CHECK(draws >= 1);
   CHECK(contains(r.tty, "rows/s"));
   CHECK(r.tty.substr(r.tty.size() - 4) == "\r\x1b[K");
+}
+
+// ---------------------------------------------------------------- malloc re-exec
+
+TEST_CASE("scan and head re-executed with malloc tunables give the same output", "[cli][malloc]") {
+  // The test runner turns the re-exec off for every other test (tests/main.cpp).
+  const std::string s = sample();
+  const auto plain = run_cli({"scan", s, "-f", "csv"});
+  REQUIRE(plain.exit_code == 0);
+  ScopedEnv tuning("LANCE_CLI_MALLOC_TUNING", std::nullopt);
+  const auto tuned = run_cli({"scan", s, "-f", "csv"});
+  INFO(tuned.err);
+  REQUIRE(tuned.exit_code == 0);
+  CHECK(tuned.out == plain.out);
+  CHECK(run_cli({"head", s, "-n", "3"}).out == run_cli({"scan", s, "-n", "3"}).out);
 }

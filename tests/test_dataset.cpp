@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "fixtures.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
@@ -38,9 +39,8 @@ struct DatasetVersion {
 };
 
 std::vector<DatasetVersion> load_versions() {
-  json index = json::parse(read_text(source_path("data/datasets/index.json")));
   std::vector<DatasetVersion> out;
-  for (const auto& d : index["datasets"]) {
+  for (const auto& d : lance::testing::dataset_index()["datasets"]) {
     for (const auto& v : d["versions"]) {
       DatasetVersion x;
       x.dataset = d["name"];
@@ -68,22 +68,8 @@ const std::vector<DatasetVersion>& versions() {
   return v;
 }
 
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
-  return out;
-}
-
-std::string first_difference(const std::string& got, const std::string& want) {
-  auto g = lines(got), w = lines(want);
-  for (size_t i = 0; i < std::max(g.size(), w.size()); ++i) {
-    std::string a = i < g.size() ? g[i] : "<missing>", b = i < w.size() ? w[i] : "<missing>";
-    if (a != b) return "line " + std::to_string(i + 1) + "\n  got:  " + a.substr(0, 400) + "\n  want: " + b.substr(0, 400);
-  }
-  return got == want ? "" : "(trailing bytes differ)";
-}
+using lance::testing::first_difference;
+using lance::testing::lines;
 
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());

@@ -218,6 +218,16 @@ TEST_CASE("Bad arguments exit 2 with a one-line hint", "[faults][usage]") {
   SECTION("negative limit and offset") {
     one_line_usage(run_cli({"scan", file, "-n", "-5"}));
     one_line_usage(run_cli({"scan", file, "--offset", "-1"}));
+    // -1 once meant "no limit" inside the parser; it is a negative limit like any other.
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"scan", file, "-n", "-1"},
+                                                 {"scan", file, "--limit=-1"},
+                                                 {"head", file, "-n", "-1"},
+                                                 {"head", file, "--limit=-1"}}) {
+      auto r = run_cli(args);
+      INFO(args[0] << " " << args[2] << (args.size() > 3 ? " " + args[3] : ""));
+      one_line_usage(r);
+      CHECK(r.err.find("--limit must be") != std::string::npos);
+    }
   }
   SECTION("unknown format and option") {
     one_line_usage(run_cli({"scan", file, "-f", "xml"}));

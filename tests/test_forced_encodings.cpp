@@ -22,6 +22,7 @@
 #include <google/protobuf/unknown_field_set.h>
 
 #include "cli_runner.h"
+#include "fixtures.h"
 #include "encoding/decompress.h"
 #include "file2.pb.h"
 #include "format/file_reader.h"
@@ -45,35 +46,11 @@ namespace {
 // Fixtures and layouts
 // ---------------------------------------------------------------------------------------
 
-struct EncFixture {
-  std::string name;   // e.g. enc_rle-v2.2
-  std::string table;  // e.g. enc_rle
-  std::string version;
-  std::string file;  // absolute
-  std::string golden;
-  std::vector<std::string> columns;
-  uint64_t num_rows = 0;
-};
+using EncFixture = lance::testing::FileFixture;
 
+/// The forced-encoding fixtures (tables enc_*), every format version.
 const std::vector<EncFixture>& enc_fixtures() {
-  static const std::vector<EncFixture> all = [] {
-    std::vector<EncFixture> out;
-    json index = json::parse(read_text(source_path("data/fixtures/index.json")));
-    for (const auto& f : index["fixtures"]) {
-      const std::string table = f["table"];
-      if (table.rfind("enc_", 0) != 0 || f.value("kind", "file") != "file") continue;
-      EncFixture x;
-      x.name = f["name"];
-      x.table = table;
-      x.version = f["version"];
-      x.file = source_path("data/" + f["file"].get<std::string>());
-      x.golden = source_path("data/" + f["golden_prefix"].get<std::string>());
-      for (const auto& c : f["columns"]) x.columns.push_back(c["name"]);
-      x.num_rows = f["num_rows"];
-      out.push_back(std::move(x));
-    }
-    return out;
-  }();
+  static const std::vector<EncFixture> all = lance::testing::file_fixtures_with_table_prefix("enc_");
   return all;
 }
 
@@ -568,7 +545,7 @@ TEST_CASE("forced encodings: RLE runs of values and of nulls cross mini-block ch
 }
 
 TEST_CASE("forced encodings: what Lance 8.0 refused is recorded", "[forced]") {
-  json index = json::parse(read_text(source_path("data/fixtures/index.json")));
+  const json& index = lance::testing::fixture_index();
   std::map<std::string, std::string> seen;  // "fixture version column" -> error
   for (const auto& r : index["rejected"])
     seen[r["fixture"].get<std::string>() + " " + r["version"].get<std::string>() + " " + r["column"].get<std::string>()] =

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "fixtures.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
@@ -18,10 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const json& index_json() {
-  static const json j = json::parse(read_text(source_path("data/fixtures/index.json")));
-  return j;
-}
+const json& index_json() { return lance::testing::fixture_index(); }
 
 /// Index entries of data-file fixtures (every version, 2.0 included when present).
 std::vector<json> file_fixtures() {

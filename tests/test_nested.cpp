@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "fixtures.h"
 #include "encodings_v2_1.pb.h"
 #include "format/file_reader.h"
 #include "read/file_scanner.h"
@@ -24,33 +25,21 @@ namespace pb = ::lance::encodings21;
 
 namespace {
 
-struct NestedFixture {
-  std::string name, table, version, file, golden;
-  uint64_t num_rows = 0;
-};
+using NestedFixture = lance::testing::FileFixture;
 
+/// The data-file fixtures of generator table `table`, every format version.
 std::vector<NestedFixture> fixtures_of(const std::string& table) {
-  static const json index = json::parse(read_text(source_path("data/fixtures/index.json")));
   std::vector<NestedFixture> out;
-  for (const auto& f : index["fixtures"]) {
-    if (f["table"] != table || f.value("kind", "file") != "file") continue;
-    out.push_back({f["name"], f["table"], f["version"], source_path("data/" + f["file"].get<std::string>()),
-                   source_path("data/" + f["golden_prefix"].get<std::string>()), f["num_rows"]});
-  }
+  for (const auto& fx : lance::testing::file_fixtures())
+    if (fx.table == table) out.push_back(fx);
   return out;
 }
 
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
-  return out;
-}
+using lance::testing::lines;
 
 std::vector<json> golden_rows(const NestedFixture& fx) {
   std::vector<json> out;
-  for (const auto& l : lines(read_text(fx.golden + ".jsonl"))) out.push_back(json::parse(l));
+  for (const auto& l : lines(lance::testing::golden_text(fx, "jsonl"))) out.push_back(json::parse(l));
   return out;
 }
 

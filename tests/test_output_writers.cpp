@@ -70,6 +70,22 @@ TEST_CASE("csv quoting, nulls and header", "[output][writer]") {
         "id,s\n1,plain\n2,\"a,b\"\n3,\"say \"\"hi\"\"\"\n4,\"line\nbreak\"\n5,\"\"\nNULL,NULL\n7,\"cr\r\\t\tx\"\n");
 }
 
+TEST_CASE("--null TEXT: a value written as TEXT is quoted, so only nulls read back as null", "[output][writer]") {
+  std::vector<FieldPtr> fields = {field("s", make_type(TypeId::utf8)), field("i", make_type(TypeId::int32))};
+  auto batch = batch_of(fields, {utf8({"NULL", std::nullopt, "a,b", "\\N", "NULL!"}),
+                                 fixed<int32_t>(make_type(TypeId::int32), {0, 1, 2, 3, 0}, {1, 1, 0, 1, 1})});
+  CHECK(write_text(OutputFormat::csv, {false, "NULL"}, fields, {batch}) ==
+        "\"NULL\",0\nNULL,1\n\"a,b\",NULL\n\\N,3\nNULL!,0\n");
+  CHECK(write_text(OutputFormat::tsv, {false, "NULL"}, fields, {batch}) ==
+        "\"NULL\"\t0\nNULL\t1\na,b\tNULL\n\\\\N\t3\nNULL!\t0\n");
+  // The text as written is compared: in tsv the string \N is written \\N, which is not `\N`.
+  CHECK(write_text(OutputFormat::tsv, {false, "\\N"}, fields, {batch}) ==
+        "NULL\t0\n\\N\t1\na,b\t\\N\n\\\\N\t3\nNULL!\t0\n");
+  // A number equal to TEXT is quoted too; a text with a separator is quoted once.
+  CHECK(write_text(OutputFormat::csv, {false, "0"}, fields, {batch}) ==
+        "NULL,\"0\"\n0,1\n\"a,b\",0\n\\N,3\nNULL!,\"0\"\n");
+}
+
 TEST_CASE("csv header names are quoted like cells", "[output][writer]") {
   std::vector<FieldPtr> fields = {field("a,b", make_type(TypeId::int8)), field("", make_type(TypeId::int8)),
                                   field("q\"", make_type(TypeId::int8))};

@@ -6,34 +6,15 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "fixtures.h"
 
-using lance::testing::read_text;
-using lance::testing::run_cli;
-using lance::testing::source_path;
-using nlohmann::json;
-
-namespace {
-
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
-  return out;
-}
-
-}  // namespace
+using namespace lance::testing;
 
 TEST_CASE("take returns Lance's rows in the order asked", "[take][golden]") {
-  json index = json::parse(read_text(source_path("data/fixtures/index.json")));
   std::mt19937_64 rng(42);
-  for (const auto& f : index["fixtures"]) {
-    if (f.value("kind", "file") != "file" || f["num_rows"].get<uint64_t>() == 0) continue;
-    const std::string name = f["name"];
-    const uint64_t n = f["num_rows"];
-    const std::string file = source_path("data/" + f["file"].get<std::string>());
-    auto want = split_lines(read_text(source_path("data/" + f["golden_prefix"].get<std::string>() + ".jsonl")));
-    REQUIRE(want.size() == n);
+  for (const auto& fx : file_fixtures()) {
+    if (fx.num_rows == 0) continue;
+    const uint64_t n = fx.num_rows;
     // scattered rows, a repeat, descending order, the last row, and a short inclusive range
     std::vector<uint64_t> rows;
     for (int i = 0; i < 40; ++i) rows.push_back(rng() % n);
@@ -45,11 +26,13 @@ TEST_CASE("take returns Lance's rows in the order asked", "[take][golden]") {
     uint64_t a = n / 2, b = std::min(n - 1, n / 2 + 3);
     arg += std::to_string(a) + "-" + std::to_string(b);
     for (uint64_t r = a; r <= b; ++r) rows.push_back(r);
-    DYNAMIC_SECTION(name) {
-      auto r = run_cli({"take", file, "--rows", arg, "-f", "jsonl"});
+    DYNAMIC_SECTION(fx.name) {
+      auto r = run_cli({"take", fx.file, "--rows", arg, "-f", "jsonl"});
       INFO(r.err);
       REQUIRE(r.exit_code == 0);
-      auto got = split_lines(r.out);
+      const auto want = lines(golden_text(fx, "jsonl"));
+      REQUIRE(want.size() == n);
+      auto got = lines(r.out);
       REQUIRE(got.size() == rows.size());
       for (size_t i = 0; i < rows.size(); ++i) {
         INFO("request " << i << " row " << rows[i]);
@@ -61,11 +44,11 @@ TEST_CASE("take returns Lance's rows in the order asked", "[take][golden]") {
 
 TEST_CASE("take reads row numbers from a file or stdin", "[take]") {
   const std::string file = source_path("data/sample/products.lance");
-  auto want = split_lines(read_text(source_path("data/golden/sample-products.jsonl")));
+  auto want = lines(read_text(source_path("data/golden/sample-products.jsonl")));
   auto r = run_cli({"take", file, "--rows-file", "-", "-f", "jsonl"}, "5\n3\n5\n1990-1991\n");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  auto got = split_lines(r.out);
+  auto got = lines(r.out);
   REQUIRE(got.size() == 5);
   CHECK(got[0] == want[5]);
   CHECK(got[1] == want[3]);

@@ -17,6 +17,11 @@ class CsvWriter final : public DelimitedWriter {
       out += cell;
       return;
     }
+    append_quoted(out, cell);
+  }
+
+  /// `"` + the text with inner `"` doubled + `"`.
+  void append_quoted(std::string& out, std::string_view cell) const override {
     out += '"';
     size_t run_start = 0;
     for (size_t k = cell.find('"'); k != std::string_view::npos; k = cell.find('"', k + 1)) {

@@ -38,6 +38,9 @@ class DelimitedWriter : public BatchWriter {
       : sink_(sink), options_(options), separator_(separator) {}
   /// Appends `cell` (the text of a non-null value, or a column name) quoted or escaped.
   virtual void append_encoded(std::string& out, std::string_view cell) const = 0;
+  /// Appends the text of a non-null value that equals `--null TEXT`, in double quotes (as
+  /// DuckDB's COPY does), so that it does not read back as null.
+  virtual void append_quoted(std::string& out, std::string_view cell) const = 0;
 
  private:
   OutputSink& sink_;
@@ -47,6 +50,10 @@ class DelimitedWriter : public BatchWriter {
   std::vector<bool> plain_;  ///< per column: its text never needs quoting or escapes
   std::string rows_;         ///< rows not yet handed to the sink
   std::string cell_;         ///< one cell's text before encoding
+
+  /// With `--null TEXT`: when the value just written from `rows_[start]` on reads exactly as
+  /// TEXT (and so would read back as null), rewrites it quoted.
+  void quote_null_lookalike(const ArrayData& column, int64_t row, size_t start);
 };
 
 }  // namespace lance

@@ -27,6 +27,13 @@ class TsvWriter final : public DelimitedWriter {
     }
     out.append(cell.data() + run_start, cell.size() - run_start);
   }
+
+  /// `"` + the escaped text + `"`.
+  void append_quoted(std::string& out, std::string_view cell) const override {
+    out += '"';
+    append_encoded(out, cell);
+    out += '"';
+  }
 };
 
 }  // namespace

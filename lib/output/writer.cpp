@@ -108,16 +108,20 @@ void DelimitedWriter::write(const RecordBatch& batch) {
   for (int64_t row = 0; row < batch.num_rows; ++row) {
     for (size_t k = 0; k < num_fields_; ++k) {
       if (k) rows_ += separator_;
+      const size_t start = rows_.size();
       const ArrayData& column = *batch.columns[k];
       if (is_null_value(column, row)) {
         rows_ += options_.null_text;
-      } else if (plain_[k]) {
+        continue;
+      }
+      if (plain_[k]) {
         append_cell_text(rows_, column, row);
       } else {
         cell_.clear();
         append_cell_text(cell_, column, row);
         append_encoded(rows_, cell_);
       }
+      if (!options_.null_text.empty()) quote_null_lookalike(column, row, start);
     }
     rows_ += '\n';
     if (rows_.size() >= kRowChunkBytes) {
@@ -125,6 +129,14 @@ void DelimitedWriter::write(const RecordBatch& batch) {
       rows_.clear();
     }
   }
+}
+
+void DelimitedWriter::quote_null_lookalike(const ArrayData& column, int64_t row, size_t start) {
+  if (std::string_view(rows_).substr(start) != options_.null_text) return;
+  rows_.resize(start);
+  cell_.clear();
+  append_cell_text(cell_, column, row);
+  append_quoted(rows_, cell_);
 }
 
 void DelimitedWriter::finish() {
