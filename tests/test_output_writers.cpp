@@ -70,7 +70,7 @@ TEST_CASE("csv quoting, nulls and header", "[output][writer]") {
         "id,s\n1,plain\n2,\"a,b\"\n3,\"say \"\"hi\"\"\"\n4,\"line\nbreak\"\n5,\"\"\nNULL,NULL\n7,\"cr\r\\t\tx\"\n");
 }
 
-TEST_CASE("--null TEXT: a value written as TEXT is quoted, so only nulls read back as null", "[output][writer]") {
+TEST_CASE("csv and tsv with a null text: a value written as that text is quoted, so only nulls read back as null", "[output][writer]") {
   std::vector<FieldPtr> fields = {field("s", make_type(TypeId::utf8)), field("i", make_type(TypeId::int32))};
   auto batch = batch_of(fields, {utf8({"NULL", std::nullopt, "a,b", "\\N", "NULL!"}),
                                  fixed<int32_t>(make_type(TypeId::int32), {0, 1, 2, 3, 0}, {1, 1, 0, 1, 1})});
