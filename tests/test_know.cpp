@@ -11,6 +11,7 @@
 
 #include "cli_env.h"
 #include "cli_runner.h"
+#include "corrupt_variants.h"
 #include "dataset/indices.h"
 
 using lance::testing::read_text;
@@ -243,7 +244,7 @@ TEST_CASE("inspect versions: operation, rows, fragments and tags of every versio
 }
 
 TEST_CASE("verify: intact tables and files pass", "[know][verify]") {
-  for (const std::string& dir :
+  for (const std::string& dir : std::vector<std::string>
        {table_dir(know_table("indexed")), table_dir(know_table("history")), source_path("data/datasets/appends"),
         source_path("data/datasets/bitmap"), source_path("data/datasets/evolution"), source_path("data/datasets/v2_0")}) {
     DYNAMIC_SECTION(dir) {
@@ -411,4 +412,55 @@ TEST_CASE("the README's inspect versions example is the current output", "[know]
   const std::string abs = source_path("data/datasets/know/history");
   if (out.rfind(abs, 0) == 0) out.replace(0, abs.size(), "data/datasets/know/history");
   CHECK(out == shown);
+}
+
+TEST_CASE("verify: progress on a terminal's stderr, never on stdout", "[know][verify][pty]") {
+  if (!lance::testing::have_script()) {
+    WARN("util-linux script is not installed: skipped");
+    return;
+  }
+  TempDir tmp("verify-progress");
+  const std::string out = tmp.file("out.txt");
+  auto r = lance::testing::run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI verify " +
+                                      lance::testing::shell_quote(table_dir(know_table("indexed"))) + " > " +
+                                      lance::testing::shell_quote(out));
+  INFO(r.tty);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.tty.find("\rverify ") != std::string::npos);
+  CHECK(read_text(out).find("verify ") == std::string::npos);
+  CHECK(read_text(out).find("ok: checked") != std::string::npos);
+  auto quiet = lance::testing::run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI -q verify " +
+                                          lance::testing::shell_quote(table_dir(know_table("indexed"))) + " > " +
+                                          lance::testing::shell_quote(out));
+  CHECK(quiet.tty.empty());
+}
+
+TEST_CASE("verify on hostile variants of data files: a typed exit, and never 'ok' where scan fails", "[know][verify][corrupt]") {
+  using lance::testing::file_regions;
+  using lance::testing::make_variants;
+  TempDir tmp("verify-variants");
+  int runs = 0;
+  for (const std::string& name : std::vector<std::string>{"multipage-v2.1.lance", "nested_structs-v2.2.lance", "v20_ints-v2.0.lance"}) {
+    const std::string src = source_path("data/fixtures/" + name);
+    const std::string original = read_text(src);
+    const auto variants = make_variants(original, file_regions(src), std::hash<std::string>{}(name), 6, 6);
+    for (size_t i = 0; i < variants.size(); i += lance::testing::sanitizer_build() ? 3 : 1) {
+      const std::string p = tmp.file("v" + std::to_string(i) + "-" + name);
+      write_bytes(p, variants[i].bytes);
+      INFO(name << ": " << variants[i].name);
+      lance::testing::RunLimits limits;
+      limits.keep_stdout = true;
+      auto v = lance::testing::run_cli_limited({"verify", p}, limits);
+      REQUIRE_FALSE(v.timed_out);
+      REQUIRE(v.term_signal == 0);
+      CHECK((v.exit_code == 0 || v.exit_code == 1 || v.exit_code == 3 || v.exit_code == 4));
+      limits.keep_stdout = false;
+      auto s = lance::testing::run_cli_limited({"scan", p, "-f", "null"}, limits);
+      if (s.exit_code != 0) CHECK(v.exit_code != 0);
+      if (v.exit_code != 0) CHECK(v.out.find("FAILED: ") != std::string::npos);
+      fs::remove(p);
+      ++runs;
+    }
+  }
+  CHECK(runs > 20);
 }
