@@ -134,12 +134,14 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
         "versions", "Dataset history: each version's time, operation (from its transaction), rows, fragments, tags");
     auto args = std::make_shared<InspectArgs>();
     add_common(versions, *args, "A dataset directory");
+    add_version(versions, *args);  // only to say it does not apply (rather than reach the global --version)
     versions->footer("Examples:\n  lance-cli inspect versions data/datasets/know/history\n"
                      "  lance-cli inspect versions my_table.lance --json | jq '.versions[] | {version, operation}'");
     versions->callback([&run, args] {
       run.command = [args] {
         if (!is_dataset(args->path))
           throw_usage("{}: inspect versions reads a dataset directory (a data file has no versions)", args->path);
+        if (args->version) throw_usage("inspect versions lists every version; --version does not apply");
         print(inspect::inspect_versions(args->path), *args);
       };
     });

@@ -173,6 +173,32 @@ TEST_CASE("inspect meta indices: coverage after an append, a compaction and a re
   }
 }
 
+TEST_CASE("an index of a type this reader does not know shows its type URL", "[know][inspect]") {
+  // A copy of `history` whose manifests name the BTREE details message differently (same
+  // length, so the protobuf stays valid; Lance manifests carry no checksum).
+  TempDir tmp("unknown-index");
+  const std::string dir = copy_table(tmp, "history");
+  const std::string from = "lance.table.BTreeIndexDetails", to = "acme.example.TreeIndexDetails";
+  REQUIRE(from.size() == to.size());
+  int patched = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "_versions")) {
+    std::string bytes = read_text(e.path().string());
+    for (size_t at; (at = bytes.find(from)) != std::string::npos; ++patched) bytes.replace(at, from.size(), to);
+    write_bytes(e.path().string(), bytes);
+  }
+  REQUIRE(patched > 0);
+  json m = run_json({"inspect", "meta", dir, "--json"});
+  REQUIRE(m["indices"].size() == 1);
+  CHECK(m["indices"][0]["type"] == "/" + to);
+  CHECK(m["indices"][0]["known_type"] == false);
+  CHECK(m["indices"][0]["name"] == "id_idx");
+  auto t = run_cli({"inspect", "meta", dir});
+  CHECK(t.exit_code == 0);
+  CHECK(t.out.find("/" + to) != std::string::npos);
+  CHECK(t.out.find("unknown type") != std::string::npos);
+  CHECK(run_cli({"verify", dir}).exit_code == 0);
+}
+
 TEST_CASE("index types come from the details type URL; an unknown one is not an error", "[know][unit]") {
   using lance::dataset::index_type_name;
   CHECK(index_type_name("/lance.table.BTreeIndexDetails", {}) == "BTREE");
@@ -230,9 +256,10 @@ TEST_CASE("inspect versions: operation, rows, fragments and tags of every versio
     CHECK(r.out.find("before-compaction") != std::string::npos);
     CHECK(r.out.find("Restore") != std::string::npos);
   }
-  SECTION("a data file has no versions") {
+  SECTION("a data file has no versions; --version does not apply") {
     auto r = run_cli({"inspect", "versions", source_path("data/sample/products.lance")});
     CHECK(r.exit_code == 2);
+    CHECK(run_cli({"inspect", "versions", table_dir(know_table("history")), "--version", "3"}).exit_code == 2);
   }
   SECTION("older datasets: every version has a transaction file too") {
     json r = run_json({"inspect", "versions", source_path("data/datasets/appends"), "--json"});
