@@ -89,31 +89,40 @@ class FileChecker {
 
   void run() {
     const auto& fields = file_->schema().fields;
-    std::vector<size_t> good;
+    std::vector<size_t> fast_fields;  // fields read together, decoded on the pool
     for (size_t f = 0; f < fields.size() && f < file_->field_columns().size(); ++f) {
       try {
         read::FileRowReader probe(file_, std::vector<size_t>{f});
-        good.push_back(f);
+        fast_fields.push_back(f);
       } catch (const Error& e) {
         const auto& cols = file_->field_columns()[f];
         add(e, fields[f].name, cols.size() == 1 ? std::optional<uint32_t>(cols[0]) : std::nullopt, std::nullopt, "");
       }
     }
     const uint64_t n = file_->num_rows();
-    if (good.empty()) {
-      on_rows_(n);
-      return;
-    }
-    auto fast = std::make_unique<read::FileRowReader>(file_, good);
+    std::unique_ptr<read::FileRowReader> fast;
+    if (!fast_fields.empty()) fast = std::make_unique<read::FileRowReader>(file_, fast_fields);
     const uint64_t step = std::max<uint64_t>(1, options_.batch_rows);
     for (uint64_t a = 0; a < n; a += step) {
       check_cancelled();
       const uint64_t b = std::min(n, a + step);
-      try {
-        fast->finish(fast->start({{a, b}}));
-      } catch (const Error&) {
-        fast = std::make_unique<read::FileRowReader>(file_, good);  // a failed read may leave state behind
-        locate(good, a, b);
+      if (fast) {
+        try {
+          fast->finish(fast->start({{a, b}}));
+        } catch (const Error& chunk_error) {
+          // Which fields fail here: each is then checked page by page over the whole file,
+          // once, and leaves the fast path; the others go on together.
+          std::vector<size_t> broken, still;
+          for (size_t f : fast_fields) {
+            bool ok = true;
+            for (const Selection& s : selections_of(*file_, f)) ok = ok && !try_read(s, a, b);
+            (ok ? still : broken).push_back(f);
+          }
+          if (broken.empty()) add(chunk_error, "", std::nullopt, std::nullopt, rows_text(a, b));
+          for (size_t f : broken) check_field_pages(f);
+          fast_fields = broken.empty() ? fast_fields : still;
+          fast = fast_fields.empty() ? nullptr : std::make_unique<read::FileRowReader>(file_, fast_fields);
+        }
       }
       on_rows_(b - a);
     }
@@ -131,45 +140,45 @@ class FileChecker {
     }
   }
 
-  /// Finds which selections and pages of rows [a, b) fail.
-  void locate(const std::vector<size_t>& fields, uint64_t a, uint64_t b) {
-    for (size_t f : fields) {
-      for (const Selection& s : selections_of(*file_, f)) {
-        auto err = try_read(s, a, b);
-        if (!err) continue;
-        if (s.columns.empty()) {
-          add(*err, s.sel.name, std::nullopt, std::nullopt, rows_text(a, b));
-          continue;
-        }
-        // Pages of the selection's first column over [a, b); with more columns, the
-        // boundaries of all of them (2.1+) cut the range further.
-        const auto pages = page_rows(*file_, s.columns[0]);
-        std::set<uint64_t> cuts{a, b};
-        const bool structural = file_->version().is_structural();
-        for (size_t k = 0; k < s.columns.size() && (k == 0 || structural); ++k)
-          for (const auto& [first, count] : page_rows(*file_, s.columns[k])) {
-            if (first > a && first < b) cuts.insert(first);
-            if (first + count > a && first + count < b) cuts.insert(first + count);
-          }
-        bool found = false;
-        for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
-          const uint64_t lo = *it, hi = *std::next(it);
-          auto e = try_read(s, lo, hi);
-          if (!e) continue;
-          found = true;
-          std::optional<uint64_t> page;
-          uint64_t pb = lo, pe = hi;
-          for (size_t p = 0; p < pages.size(); ++p)
-            if (pages[p].first <= lo && lo < pages[p].first + pages[p].second) {
-              page = p;
-              pb = pages[p].first;
-              pe = pages[p].first + pages[p].second;
-              break;
-            }
-          add(*e, s.sel.name, s.columns[0], page, rows_text(pb, pe));
-        }
-        if (!found) add(*err, s.sel.name, s.columns[0], std::nullopt, rows_text(a, b));
+  /// Every page of field `f`, one at a time: a problem for each that does not decode.
+  /// With several columns (structs reached through lists; 2.0 lists) the page boundaries of
+  /// all of them cut the rows further (2.1+), and a problem names the first column's page.
+  void check_field_pages(size_t f) {
+    const uint64_t n = file_->num_rows();
+    const bool structural = file_->version().is_structural();
+    for (const Selection& s : selections_of(*file_, f)) {
+      if (s.columns.empty()) {
+        if (auto e = try_read(s, 0, n)) add(*e, s.sel.name, std::nullopt, std::nullopt, rows_text(0, n));
+        continue;
       }
+      const auto pages = page_rows(*file_, s.columns[0]);
+      std::set<uint64_t> cuts{0, n};
+      for (size_t k = 0; k < s.columns.size() && (k == 0 || structural); ++k)
+        for (const auto& [first, count] : page_rows(*file_, s.columns[k])) {
+          if (first < n) cuts.insert(first);
+          if (first + count < n) cuts.insert(first + count);
+        }
+      bool found = false;
+      for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
+        check_cancelled();
+        const uint64_t lo = *it, hi = *std::next(it);
+        auto e = try_read(s, lo, hi);
+        if (!e) continue;
+        found = true;
+        std::optional<uint64_t> page;
+        uint64_t pb = lo, pe = hi;
+        for (size_t p = 0; p < pages.size(); ++p)
+          if (pages[p].first <= lo && lo < pages[p].first + pages[p].second) {
+            page = p;
+            pb = pages[p].first;
+            pe = pages[p].first + pages[p].second;
+            break;
+          }
+        add(*e, s.sel.name, s.columns[0], page, rows_text(pb, pe));
+      }
+      // Failed over a range but no page alone: report the field as a whole.
+      if (!found)
+        if (auto e = try_read(s, 0, n)) add(*e, s.sel.name, s.columns[0], std::nullopt, rows_text(0, n));
     }
   }
 
