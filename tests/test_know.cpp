@@ -491,3 +491,38 @@ TEST_CASE("verify on hostile variants of data files: a typed exit, and never 'ok
   }
   CHECK(runs > 20);
 }
+
+TEST_CASE("hostile manifests and transaction files: inspect meta, inspect versions and verify end typed",
+          "[know][corrupt]") {
+  TempDir tmp("know-manifests");
+  const std::string dir = copy_table(tmp, "history");
+  // The manifest of the version with an index, and the transaction file of the latest version.
+  std::vector<fs::path> targets;
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "_versions"))
+    if (e.path().extension() == ".manifest") targets.push_back(e.path());
+  std::sort(targets.begin(), targets.end());  // newest first (u64::MAX - version)
+  targets.resize(1);
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "_transactions")) targets.push_back(e.path());
+  targets.resize(3);
+  int runs = 0;
+  for (const auto& t : targets) {
+    const std::string original = read_text(t.string());
+    for (const auto& v : lance::testing::make_blind_variants(original, std::hash<std::string>{}(t.filename().string()),
+                                                             lance::testing::sanitizer_build() ? 6 : 12)) {
+      write_bytes(t.string(), v.bytes);
+      INFO(t.filename().string() << ": " << v.name);
+      for (const std::vector<std::string>& args : {std::vector<std::string>{"inspect", "meta", dir, "--json"},
+                                                   std::vector<std::string>{"inspect", "versions", dir, "--json"},
+                                                   std::vector<std::string>{"verify", dir}}) {
+        lance::testing::RunLimits limits;
+        auto r = lance::testing::run_cli_limited(args, limits);
+        REQUIRE_FALSE(r.timed_out);
+        REQUIRE(r.term_signal == 0);
+        CHECK((r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3 || r.exit_code == 4));
+        ++runs;
+      }
+    }
+    write_bytes(t.string(), original);
+  }
+  CHECK(runs > 30);
+}
