@@ -14,6 +14,7 @@
 #include "inspect/dataset_meta.h"
 #include "inspect/inspect.h"
 #include "inspect/render.h"
+#include "inspect/versions.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -106,11 +107,12 @@ void register_schema(CLI::App& app, CommandRunner& run) {
 }
 
 void register_inspect(CLI::App& app, CommandRunner& run) {
-  auto* cmd = app.add_subcommand("inspect", "Show what is inside a Lance file: meta, schema or pages");
+  auto* cmd = app.add_subcommand("inspect", "Show what is inside a Lance file or dataset: meta, schema, pages or versions");
   cmd->require_subcommand(1);
   cmd->footer("Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
               "  lance-cli inspect schema data/sample/products.lance --json\n"
-              "  lance-cli inspect pages data/sample/products.lance -c name --page 0");
+              "  lance-cli inspect pages data/sample/products.lance -c name --page 0\n"
+              "  lance-cli inspect versions data/datasets/know/history");
 
   {
     auto* meta = cmd->add_subcommand("meta", "Format version, rows, columns, pages, where the bytes go, global buffers");
@@ -127,6 +129,23 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
           print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version)), *args);
         else
           print(inspect::inspect_file_meta(*open_file(*args, "inspect meta")), *args);
+      };
+    });
+  }
+  {
+    auto* versions = cmd->add_subcommand(
+        "versions", "Dataset history: each version's time, operation (from its transaction), rows, fragments, tags");
+    auto args = std::make_shared<InspectArgs>();
+    add_common(versions, *args, "A dataset directory");
+    add_version(versions, *args);  // only to say it does not apply (rather than reach the global --version)
+    versions->footer("Examples:\n  lance-cli inspect versions data/datasets/know/history\n"
+                     "  lance-cli inspect versions my_table.lance --json | jq '.versions[] | {version, operation}'");
+    versions->callback([&run, args] {
+      run.command = [args] {
+        if (!is_dataset(args->path))
+          throw_usage("{}: inspect versions reads a dataset directory (a data file has no versions)", args->path);
+        if (args->version) throw_usage("inspect versions lists every version; --version does not apply");
+        print(inspect::inspect_versions(args->path), *args);
       };
     });
   }

@@ -18,6 +18,7 @@ void register_inspect(CLI::App& app, CommandRunner& run);
 void register_schema(CLI::App& app, CommandRunner& run);  // shorthand for `inspect schema`
 void register_count(CLI::App& app, CommandRunner& run);
 void register_head(CLI::App& app, CommandRunner& run);
+void register_verify(CLI::App& app, CommandRunner& run);
 void register_help(CLI::App& app, CommandRunner& run);  // help [COMMAND]: that command's --help
 
 }  // namespace lance::app

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   lance::app::register_count(app, run);
   lance::app::register_schema(app, run);
   lance::app::register_inspect(app, run);
+  lance::app::register_verify(app, run);
   lance::app::register_help(app, run);
   lance::app::note_global_options(app);
 

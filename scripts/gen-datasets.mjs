@@ -443,7 +443,8 @@ async function main() {
   const idxPath = path.join(DATASETS, 'index.json');
   const prev = only && fs.existsSync(idxPath) ? JSON.parse(fs.readFileSync(idxPath, 'utf8')).datasets : [];
   if (!only) {
-    fs.rmSync(DATASETS, { recursive: true, force: true });
+    // data/datasets/know/ belongs to gen-know.mjs
+    for (const e of fs.existsSync(DATASETS) ? fs.readdirSync(DATASETS) : []) if (e !== 'know') fs.rmSync(path.join(DATASETS, e), { recursive: true, force: true });
     for (const f of fs.existsSync(GOLDEN) ? fs.readdirSync(GOLDEN) : []) if (f.startsWith('ds_')) fs.rmSync(path.join(GOLDEN, f));
   }
   fs.mkdirSync(DATASETS, { recursive: true });

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dataset/manifest_file.h"
 #include "inspect/text_table.h"
 
 namespace lance::inspect {
@@ -43,6 +44,11 @@ DatasetMeta inspect_dataset_meta(const dataset::Dataset& ds) {
     for (const auto& c : f.children) walk(c, p);
   };
   for (const auto& f : ds.schema().fields) walk(f, "");
+  try {
+    out.indices = describe_indices(ds, dataset::parse_indices(dataset::read_manifest_file(m.path)));
+  } catch (const Error& e) {
+    out.indices_error = e.what();
+  }
   return out;
 }
 
@@ -79,6 +85,8 @@ Json to_json(const DatasetMeta& m) {
   j["fields"] = Json::array();
   for (const auto& f : m.fields)
     j["fields"].push_back(Json{{"id", f.id}, {"parent_id", f.parent_id}, {"path", f.path}, {"logical_type", f.logical_type}});
+  j["indices"] = indices_json(m.indices);
+  if (m.indices_error) j["indices_error"] = *m.indices_error;
   return j;
 }
 
@@ -129,6 +137,8 @@ std::string render_text(const DatasetMeta& m, const TextOptions& o) {
   Table fields({"id", "parent", "path", "lance type"}, {true, true, false, false});
   for (const auto& f : m.fields) fields.add({std::to_string(f.id), std::to_string(f.parent_id), f.path, f.logical_type});
   out += fields.render(style, "  ");
+  out += render_indices_text(m.indices, o);
+  if (m.indices_error) out += "  " + style.dim("index section unreadable: ") + *m.indices_error + "\n";
   return out;
 }
 

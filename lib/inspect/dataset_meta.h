@@ -1,5 +1,6 @@
 // inspect meta for a Lance dataset directory: the version read and its manifest, the
-// fragments (rows, deleted rows, data files, deletion file), and the schema's field ids.
+// fragments (rows, deleted rows, data files, deletion file), the schema's field ids and the
+// indices (inspect/dataset_indices.h).
 // Built from `dataset::Dataset` (format map section 8); reads no data file.
 //
 // Usage:
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "dataset/dataset.h"
+#include "inspect/dataset_indices.h"
 #include "inspect/render.h"
 
 namespace lance::inspect {
@@ -59,6 +61,8 @@ struct DatasetMeta {
   uint64_t num_deleted_rows = 0;
   std::vector<DatasetFragment> fragments;
   std::vector<DatasetFieldId> fields;    ///< the schema in pre-order
+  std::vector<DatasetIndex> indices;     ///< Manifest.index_section (inspect/dataset_indices.h)
+  std::optional<std::string> indices_error;  ///< why the index section could not be read
 };
 
 DatasetMeta inspect_dataset_meta(const dataset::Dataset& dataset);

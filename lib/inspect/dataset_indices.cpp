@@ -1,0 +1,165 @@
+// inspect meta of a dataset: its indices (description, JSON and text).
+#include "inspect/dataset_indices.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "inspect/text_table.h"
+
+namespace lance::inspect {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The dotted path of field `id` in the schema, or "#id".
+std::string field_path(const format::Schema& schema, int32_t id) {
+  std::function<std::optional<std::string>(const format::LanceField&, const std::string&)> find =
+      [&](const format::LanceField& f, const std::string& prefix) -> std::optional<std::string> {
+    const std::string p = prefix.empty() ? f.name : prefix + "." + f.name;
+    if (f.id == id) return p;
+    for (const auto& c : f.children)
+      if (auto r = find(c, p)) return r;
+    return std::nullopt;
+  };
+  for (const auto& f : schema.fields)
+    if (auto r = find(f, "")) return *r;
+  return "#" + std::to_string(id);
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+/// "0-3, 5, 7-9"
+template <typename T>
+std::string ranges(const std::vector<T>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + (i == j ? std::to_string(ids[i]) : fmt::format("{}-{}", ids[i], ids[j]));
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::string format_time_ms(uint64_t ms) {
+  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
+}
+
+std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std::vector<dataset::IndexInfo>& indices) {
+  std::vector<DatasetIndex> out;
+  const auto& frags = ds.fragments();
+  for (const auto& ix : indices) {
+    DatasetIndex d;
+    d.name = ix.name;
+    d.uuid = ix.uuid;
+    d.known_type = !ix.type.empty();
+    d.type = d.known_type ? ix.type : ix.type_url;
+    d.type_url = ix.type_url;
+    d.details = ix.details;
+    d.field_ids = ix.field_ids;
+    for (int32_t id : ix.field_ids) d.fields.push_back(field_path(ds.schema(), id));
+    d.dataset_version = ix.dataset_version;
+    d.created_at_ms = ix.created_at_ms;
+    d.index_version = ix.index_version;
+    d.fragment_ids = ix.fragment_ids;
+    for (size_t i = 0; i < frags.size(); ++i) {
+      const bool covered = frags[i].id <= UINT32_MAX &&
+                           std::binary_search(ix.fragment_ids.begin(), ix.fragment_ids.end(), static_cast<uint32_t>(frags[i].id));
+      const uint64_t rows = i < ds.live_rows().size() ? ds.live_rows()[i] : 0;
+      if (covered) {
+        d.indexed_rows += rows;
+      } else {
+        d.unindexed_rows += rows;
+        d.unindexed_fragments.push_back(frags[i].id);
+      }
+    }
+    const fs::path rel = fs::path(dataset::kIndicesDir) / ix.uuid;
+    const fs::path dir = fs::path(ds.path()) / rel;
+    std::error_code ec;
+    for (const auto& f : ix.files) {
+      DatasetIndexFile df{(rel / f.path).string(), f.size_bytes, true, fs::is_regular_file(dir / f.path, ec)};
+      d.files.push_back(df);
+    }
+    if (ix.files.empty()) {  // older writers record no file list: show what is on disk
+      std::vector<DatasetIndexFile> found;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        found.push_back({(rel / it->path().filename()).string(), static_cast<uint64_t>(it->file_size(ec)), false, true});
+      }
+      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+      d.files = std::move(found);
+    }
+    for (const auto& f : d.files) d.size_bytes += f.size_bytes;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+Json indices_json(const std::vector<DatasetIndex>& indices) {
+  Json arr = Json::array();
+  for (const auto& d : indices) {
+    Json j;
+    j["name"] = d.name;
+    j["uuid"] = d.uuid;
+    j["type"] = d.type;
+    j["type_url"] = d.type_url;
+    j["known_type"] = d.known_type;
+    j["details"] = d.details;
+    j["fields"] = d.fields;
+    j["field_ids"] = d.field_ids;
+    j["dataset_version"] = d.dataset_version;
+    j["created_at"] = d.created_at_ms ? Json(format_time_ms(*d.created_at_ms)) : Json(nullptr);
+    j["index_version"] = d.index_version ? Json(*d.index_version) : Json(nullptr);
+    j["fragment_ids"] = d.fragment_ids;
+    j["unindexed_fragments"] = d.unindexed_fragments;
+    j["indexed_rows"] = d.indexed_rows;
+    j["unindexed_rows"] = d.unindexed_rows;
+    j["size_bytes"] = d.size_bytes;
+    j["files"] = Json::array();
+    for (const auto& f : d.files)
+      j["files"].push_back(Json{{"path", f.path}, {"size_bytes", f.size_bytes}, {"recorded", f.recorded}, {"exists", f.exists}});
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+std::string render_indices_text(const std::vector<DatasetIndex>& indices, const TextOptions& o) {
+  const Style style(o.color);
+  std::string out = "\n" + style.bold("indices") + "\n";
+  if (indices.empty()) return out + "  (none)\n";
+  Table t({"name", "type", "fields", "built at", "fragments", "unindexed rows", "size"},
+          {false, false, false, true, false, true, true});
+  for (const auto& d : indices)
+    t.add({d.name, d.type, join(d.fields, ","), "v" + std::to_string(d.dataset_version), ranges(d.fragment_ids),
+           d.unindexed_rows ? fmt::format("{} (fragments {})", d.unindexed_rows, ranges(d.unindexed_fragments)) : "0",
+           format_bytes(d.size_bytes, o.exact_bytes)});
+  out += t.render(style, "  ");
+  for (const auto& d : indices) {
+    out += "\n  " + style.bold(d.name) + " · " + d.uuid + (d.known_type ? "" : " · unknown type") + "\n";
+    std::string info = d.type_url;
+    if (!d.details.empty()) info += " · " + d.details;
+    if (d.created_at_ms) info += " · created " + format_time_ms(*d.created_at_ms);
+    out += "    " + style.dim(info) + "\n";
+    for (const auto& f : d.files)
+      out += fmt::format("    {}  {}{}\n", f.path, format_bytes(f.size_bytes, o.exact_bytes), f.exists ? "" : "  (missing)");
+  }
+  return out;
+}
+
+}  // namespace lance::inspect
