@@ -18,5 +18,6 @@ void register_inspect(CLI::App& app, CommandRunner& run);
 void register_schema(CLI::App& app, CommandRunner& run);  // shorthand for `inspect schema`
 void register_count(CLI::App& app, CommandRunner& run);
 void register_head(CLI::App& app, CommandRunner& run);
+void register_plan(CLI::App& app, CommandRunner& run);
 
 }  // namespace lance::app
