@@ -47,8 +47,9 @@ std::vector<Shard> plan_by_count(std::span<const FragmentExtent> fragments, uint
 std::vector<Shard> plan_by_bytes(std::span<const FragmentExtent> fragments, uint64_t target_bytes);
 
 /// The fragments of `ds` in manifest order with their visible rows and data bytes: each
-/// data file's size as the manifest records it (DataFile.file_size_bytes), else its size on
-/// disk. Throws Error(io) naming a data file whose size cannot be read.
+/// data file's size as the manifest records it (DataFile.file_size_bytes, protos/table.proto
+/// in lance-format/lance; 0 = not recorded), else its size on the local file system.
+/// Deletion files are not counted. Throws Error(io) naming a data file whose size cannot be read.
 std::vector<FragmentExtent> fragment_extents(const Dataset& ds);
 
 }  // namespace lance::dataset
