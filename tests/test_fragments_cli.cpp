@@ -4,9 +4,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <sstream>
 
+#include "cli_env.h"
 #include "cli_runner.h"
+#include "dataset/dataset.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
@@ -234,4 +237,30 @@ TEST_CASE("plan: text form, empty datasets and errors", "[fragments][plan]") {
     CHECK(r.err.find("version 99") != std::string::npos);
     CHECK(run_cli({"plan", source_path("data/no-such-dir")}).exit_code == 1);
   }
+}
+
+TEST_CASE("--fragments and plan never touch the data files of other fragments", "[fragments][plan]") {
+  // What lets a worker read its shard when the other shards' files are elsewhere or gone.
+  lance::testing::TempDir tmp("fragments");
+  const std::string dir = tmp.file("appends");
+  std::filesystem::copy(source_path("data/datasets/appends"), dir, std::filesystem::copy_options::recursive);
+  const std::string plan_before = run_cli({"plan", dir, "--shards", "2", "--json"}).out;
+  auto ds = lance::dataset::Dataset::open(dir);
+  REQUIRE(ds->fragments().at(0).id == 0);
+  const std::string gone = ds->data_file_path(ds->fragments()[0].files.at(0));
+  REQUIRE(std::filesystem::remove(gone));
+  const auto all = lines(read_text(source_path("data/golden/ds_appends.jsonl")));
+  auto r = run_cli({"scan", dir, "--fragments", "2,3"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::string want;
+  for (size_t i = 103; i < all.size(); ++i) want += all[i] + "\n";
+  CHECK(r.out == want);
+  CHECK(run_cli({"take", dir, "--fragments", "3", "--rows", "57"}).out == all.back() + "\n");
+  auto p = run_cli({"plan", dir, "--shards", "2", "--json"});  // sizes from the manifest
+  CHECK(p.exit_code == 0);
+  CHECK(p.out == plan_before);
+  r = run_cli({"scan", dir});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find(std::filesystem::path(gone).filename().string()) != std::string::npos);
 }
