@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/stdin_input.h"
+#include "app/fragments_option.h"
 #include "dataset/row_count.h"
 #include "output/sink.h"
 
@@ -16,15 +17,18 @@ void register_count(CLI::App& app, CommandRunner& run) {
   auto path = std::make_shared<std::string>();
   auto version = std::make_shared<std::optional<uint64_t>>();
   auto json = std::make_shared<bool>(false);
+  auto fragments = std::make_shared<std::optional<std::string>>();
   cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (deleted rows are not counted)")
       ->required();
   cmd->add_option("--version", *version, "Dataset version to count (default: the latest)");
   cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments");
+  add_fragments_option(cmd, *fragments, "counts their visible rows only");
   cmd->footer("Examples:\n  lance-cli count data/sample/products.lance\n"
               "  lance-cli count my_db/my_table.lance --version 3 --json");
-  cmd->callback([&run, path, version, json] {
-    run.command = [path, version, json] {
-      const dataset::RowCount c = dataset::count_rows(input_path(*path), *version);
+  cmd->callback([&run, path, version, json, fragments] {
+    run.command = [path, version, json, fragments] {
+      const dataset::RowCount c =
+          dataset::count_rows(input_path(*path), *version, io::IoOptions::from_env(), parse_fragments_option(*fragments));
       OutputSink sink(1);
       if (*json)
         sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{}}}\n", c.rows, c.deleted_rows,

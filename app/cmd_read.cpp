@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "app/stdin_input.h"
+#include "app/fragments_option.h"
 #include "app/global_options.h"
 #include "app/progress.h"
 #include "app/stats.h"
@@ -109,9 +110,11 @@ std::vector<uint64_t> parse_rows(const std::string& text) {
 /// Opens PATH — a .lance data file or a dataset directory — for reading `columns`;
 /// `version` < 0 means the latest.
 std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_t version,
-                                                 const std::vector<std::string>& columns) {
+                                                 const std::vector<std::string>& columns,
+                                                 const std::optional<std::string>& fragments) {
   dataset::TableOptions opts;
   opts.columns = columns;
+  opts.fragments = parse_fragments_option(fragments);
   if (version >= 0) opts.version = static_cast<uint64_t>(version);
   return dataset::open_table(path, opts);
 }
@@ -130,20 +133,23 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   auto limit = std::make_shared<std::optional<int64_t>>();
   auto offset = std::make_shared<int64_t>(0);
   auto version = std::make_shared<int64_t>(-1);
+  auto fragments = std::make_shared<std::optional<std::string>>();
   cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->required();
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
+  add_fragments_option(cmd, *fragments, "--offset and --limit count their visible rows");
   cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)");
   cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str();
   cmd->footer("Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
               "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
-              "  lance-cli scan my_db/my_table.lance --version 3");
-  cmd->callback([&run, path, args, limit, offset, version] {
-    run.command = [path, args, limit, offset, version] {
+              "  lance-cli scan my_db/my_table.lance --version 3\n"
+              "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
+  cmd->callback([&run, path, args, limit, offset, version, fragments] {
+    run.command = [path, args, limit, offset, version, fragments] {
       if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
       StatsReport stats(args->stats);
-      auto reader = open_table(input_path(*path), *version, args->columns);
+      auto reader = open_table(input_path(*path), *version, args->columns, *fragments);
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       const uint64_t n = reader->num_rows();
@@ -172,17 +178,19 @@ void register_take(CLI::App& app, CommandRunner& run) {
   auto rows_text = std::make_shared<std::string>();
   auto rows_file = std::make_shared<std::string>();
   auto version = std::make_shared<int64_t>(-1);
+  auto fragments = std::make_shared<std::optional<std::string>>();
   cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (rows count visible rows in scan order)")->required();
   auto* rows_opt = cmd->add_option("--rows", *rows_text, "Row numbers and inclusive ranges, e.g. 0,17,100-199");
   auto* file_opt = cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
   rows_opt->excludes(file_opt);
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
+  add_fragments_option(cmd, *fragments, "row numbers then count their visible rows only");
   cmd->footer("Examples:\n  lance-cli take data/sample/products.lance --rows 0,17,100-105 -f csv\n"
               "  seq 0 10 990 | lance-cli take table.lance --rows-file - -c id");
-  cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt, version] {
+  cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt, version, fragments] {
     if (rows_opt->count() == 0 && file_opt->count() == 0) throw CLI::RequiredError("--rows or --rows-file");
-    run.command = [path, args, rows_text, rows_file, version] {
+    run.command = [path, args, rows_text, rows_file, version, fragments] {
       std::string text = *rows_text;
       if (*path == "-" && *rows_file == "-")
         throw_usage("standard input cannot be both the file (-) and the rows file (--rows-file -)");
@@ -197,7 +205,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       }
       std::vector<uint64_t> rows = parse_rows(text);
       StatsReport stats(args->stats);
-      auto reader = open_table(input_path(*path), *version, args->columns);
+      auto reader = open_table(input_path(*path), *version, args->columns, *fragments);
       for (uint64_t r : rows)
         if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader->num_rows());
       Output out(*args, reader->schema().metadata);

@@ -20,5 +20,6 @@ void register_count(CLI::App& app, CommandRunner& run);
 void register_head(CLI::App& app, CommandRunner& run);
 void register_verify(CLI::App& app, CommandRunner& run);
 void register_help(CLI::App& app, CommandRunner& run);  // help [COMMAND]: that command's --help
+void register_plan(CLI::App& app, CommandRunner& run);
 
 }  // namespace lance::app

@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   lance::app::register_take(app, run);
   lance::app::register_head(app, run);
   lance::app::register_count(app, run);
+  lance::app::register_plan(app, run);
   lance::app::register_schema(app, run);
   lance::app::register_inspect(app, run);
   lance::app::register_verify(app, run);

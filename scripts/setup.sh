@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ make pkg-config ccache libcli11-dev libfmt-dev libspdlog-dev libzstd-dev liblz4-dev
           libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler
-          libroaring-dev)
+          libroaring-dev python3-distributed parallel jq)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

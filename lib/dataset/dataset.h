@@ -16,10 +16,12 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "dataset/deletion.h"
+#include "dataset/fragment_select.h"
 #include "dataset/manifest.h"
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
@@ -57,6 +59,12 @@ class Dataset {
   std::string data_file_path(const DataFileRef& file) const;
   /// The deletion vector of fragment `index` (read from disk; empty when it has none).
   DeletionVector deletion_vector(size_t index) const;
+
+  /// The same version with only the fragments whose ids fall in `ranges`, kept in manifest
+  /// order (the order of `ranges` and repeats do not matter). Throws Error(usage) naming the
+  /// first id in a range that this version lacks and listing the ids it has. Defined in
+  /// fragment_select.cpp.
+  std::shared_ptr<const Dataset> select_fragments(std::span<const IdRange> ranges) const;
 
  private:
   std::string dir_;

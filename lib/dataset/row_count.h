@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "dataset/fragment_select.h"
 #include "io/scheduler.h"
 
 namespace lance::dataset {
@@ -19,7 +21,9 @@ struct RowCount {
 /// dataset directory at `version` (latest when empty; from the manifest, plus deletion files
 /// and data-file footers only where the manifest leaves a count out). Throws Error as
 /// dataset::open_table does (usage for a version asked of a single file).
+/// `fragments`: count only those fragment ids (see Dataset::select_fragments; datasets only).
 RowCount count_rows(const std::string& path, std::optional<uint64_t> version = std::nullopt,
-                    io::IoOptions io = io::IoOptions::from_env());
+                    io::IoOptions io = io::IoOptions::from_env(),
+                    const std::optional<std::vector<IdRange>>& fragments = std::nullopt);
 
 }  // namespace lance::dataset

@@ -53,6 +53,7 @@ bool is_dataset_dir(const std::string& path) {
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
   if (is_dataset_dir(path)) {
     auto ds = Dataset::open(path, options.version, options.io);
+    if (options.fragments) ds = ds->select_fragments(*options.fragments);
     auto fields = read::resolve_projection(ds->schema(), options.columns);
     return std::make_unique<DatasetRowReader>(std::move(ds), std::move(fields));
   }
@@ -61,6 +62,8 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
     throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
   if (options.version)
     throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
+  if (options.fragments)
+    throw_usage("{} is a single data file; --fragments can only be chosen for a dataset directory", path);
   auto file = format::FileReader::open(path, options.io);
   return std::make_unique<FileTableReader>(std::move(file), options.columns);
 }

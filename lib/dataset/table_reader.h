@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "dataset/fragment_select.h"
 #include "format/schema.h"
 #include "io/scheduler.h"
 
@@ -32,6 +33,9 @@ struct TableOptions {
   /// accepts dotted paths into structs ("s.inner.x"), a dataset does not (yet).
   std::vector<std::string> columns;
   std::optional<uint64_t> version;    ///< dataset version to read; empty = latest (datasets only)
+  /// Only the fragments with these ids (`--fragments`), in manifest order; rows are then
+  /// numbered over those fragments' visible rows. Empty = all (datasets only).
+  std::optional<std::vector<IdRange>> fragments;
   io::IoOptions io = io::IoOptions::from_env();
 };
 
@@ -66,7 +70,8 @@ class TableReader {
 bool is_dataset_dir(const std::string& path);
 
 /// Opens a single data file or a dataset directory. Throws Error: usage for an unknown
-/// column, a version that does not exist, or a version asked of a single file; io / corrupt /
+/// column, a version that does not exist, a fragment id the version lacks, or a version or
+/// fragments asked of a single file; io / corrupt /
 /// unsupported as the file and manifest readers do.
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options);
 
