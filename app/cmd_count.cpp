@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "app/reader_options_env.h"
 #include "dataset/row_count.h"
 #include "output/sink.h"
 
@@ -23,7 +24,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
               "  lance-cli count my_db/my_table.lance --version 3 --json");
   cmd->callback([&run, path, version, json] {
     run.command = [path, version, json] {
-      const dataset::RowCount c = dataset::count_rows(*path, *version);
+      const dataset::RowCount c = dataset::count_rows(*path, *version, reader_options());
       OutputSink sink(1);
       if (*json)
         sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{}}}\n", c.rows, c.deleted_rows,

@@ -5,12 +5,13 @@
 #include <optional>
 
 #include "app/commands.h"
+#include "app/reader_options_env.h"
 #include "app/terminal.h"
 #include "dataset/table_reader.h"
 #include "output/sink.h"
 #include "output/table_writer.h"
 #include "output/writer.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 namespace lance::app {
 
@@ -56,6 +57,7 @@ void register_head(CLI::App& app, CommandRunner& run) {
       dataset::TableOptions opts;
       opts.columns = a->columns;
       opts.version = a->version;
+      opts.reader = reader_options();
       auto reader = dataset::open_table(a->path, opts);
       OutputSink sink(STDOUT_FILENO);
       auto writer = head_writer(a->format, sink, reader->schema().metadata);

@@ -9,13 +9,14 @@
 #include "app/commands.h"
 #include "app/global_options.h"
 #include "app/progress.h"
+#include "app/reader_options_env.h"
 #include "app/stats.h"
 #include "common/cancel.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 #include "output/writer.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 namespace lance::app {
 
@@ -110,6 +111,7 @@ std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_
                                                  const std::vector<std::string>& columns) {
   dataset::TableOptions opts;
   opts.columns = columns;
+  opts.reader = reader_options();
   if (version >= 0) opts.version = static_cast<uint64_t>(version);
   return dataset::open_table(path, opts);
 }

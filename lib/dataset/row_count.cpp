@@ -9,10 +9,10 @@
 
 namespace lance::dataset {
 
-RowCount count_rows(const std::string& path, std::optional<uint64_t> version, io::IoOptions io) {
+RowCount count_rows(const std::string& path, std::optional<uint64_t> version, const read::ReaderOptions& options) {
   RowCount count;
   if (is_dataset_dir(path)) {
-    auto ds = Dataset::open(path, version, io);
+    auto ds = Dataset::open(path, version, options);
     count.rows = ds->num_rows();
     count.fragments = ds->fragments().size();
     uint64_t physical = 0;
@@ -24,7 +24,7 @@ RowCount count_rows(const std::string& path, std::optional<uint64_t> version, io
   if (std::filesystem::is_directory(path, ec))
     throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
   if (version) throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
-  count.rows = format::FileReader::open(path, io)->num_rows();
+  count.rows = format::FileReader::open(path, options.io, options.stats)->num_rows();
   return count;
 }
 

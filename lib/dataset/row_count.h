@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "io/scheduler.h"
+#include "read/reader_options.h"
 
 namespace lance::dataset {
 
@@ -20,6 +20,6 @@ struct RowCount {
 /// and data-file footers only where the manifest leaves a count out). Throws Error as
 /// dataset::open_table does (usage for a version asked of a single file).
 RowCount count_rows(const std::string& path, std::optional<uint64_t> version = std::nullopt,
-                    io::IoOptions io = io::IoOptions::from_env());
+                    const read::ReaderOptions& options = {});
 
 }  // namespace lance::dataset

@@ -22,7 +22,7 @@
 
 #include "array/array.h"
 #include "format/schema.h"
-#include "io/scheduler.h"
+#include "read/reader_options.h"
 
 namespace lance::dataset {
 
@@ -32,7 +32,7 @@ struct TableOptions {
   /// accepts dotted paths into structs ("s.inner.x"), a dataset does not (yet).
   std::vector<std::string> columns;
   std::optional<uint64_t> version;    ///< dataset version to read; empty = latest (datasets only)
-  io::IoOptions io = io::IoOptions::from_env();
+  read::ReaderOptions reader;         ///< I/O, batching, decoding and the stats object
 };
 
 /// Rows of a table in scan order. Row numbers count visible rows only: for a dataset,

@@ -40,7 +40,7 @@ inline constexpr unsigned kBlobLevelBits = 16;
 class BlobDecoder final : public PageDecoder {
  public:
   BlobDecoder(const PageContext& ctx, const pb::BlobLayout& layout)
-      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), file_size_(ctx.io->file().size()) {
+      : ctx_(ctx), file_size_(ctx.file_size) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     if (layers_.empty()) layers_.push_back(pb::REPDEF_ALL_VALID_ITEM);
     for (auto l : layers_) def_levels_of(l);  // rejects unknown layers
@@ -62,6 +62,8 @@ class BlobDecoder final : public PageDecoder {
 
   const char* layout_name() const override { return "blob"; }
 
+  // Round 1 is the inner page's metadata (when it has any), round 2 its data (the
+  // descriptors); the blob bytes are the data round.
   std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) override {
     descriptors_for_.clear();
     auto meta = inner_->metadata_ranges(rows);
@@ -69,20 +71,32 @@ class BlobDecoder final : public PageDecoder {
       stage_ = Stage::inner_metadata;
       return meta;
     }
-    stage_ = Stage::descriptors;
-    return inner_->data_ranges(rows);
+    return descriptor_ranges(rows);
   }
 
   void load_metadata(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
     with_context("blob descriptors", [&] {
       if (stage_ == Stage::inner_metadata) {
         inner_->load_metadata(rows, std::move(parts));
-        auto data = inner_->data_ranges(rows);
-        parts = data.empty() ? std::vector<Bytes>{} : io_->read(std::move(data), priority_ + first_row(rows));
+        stage_ = Stage::inner_loaded;
+        return;
       }
+      check_internal(stage_ == Stage::descriptors, "blob page: metadata loaded out of order");
       take_descriptors(rows, inner_->decode(rows, std::move(parts)));
+      stage_ = Stage::none;
     });
-    stage_ = Stage::none;
+  }
+
+  std::vector<io::ByteRange> more_metadata_ranges(std::span<const RowRange> rows) override {
+    if (stage_ != Stage::inner_loaded) return {};
+    return with_context("blob descriptors", [&] {
+      auto more = inner_->more_metadata_ranges(rows);
+      if (!more.empty()) {
+        stage_ = Stage::inner_metadata;
+        return more;
+      }
+      return descriptor_ranges(rows);
+    });
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
@@ -112,7 +126,7 @@ class BlobDecoder final : public PageDecoder {
       const BlobDescriptor& d = descriptors_[i];
       uint16_t def = 0;
       if (d.size > 0) {
-        check_corrupt(next < parts.size(), "blob read returned {} parts, fewer than the values", parts.size());
+        check_internal(next < parts.size(), "blob read returned {} parts, fewer than the values", parts.size());
         const Bytes& bytes = parts[next++];
         check_corrupt(bytes.size() == d.size, "blob of {} bytes read as {}", d.size, bytes.size());
         check_alloc(values.data.size() + bytes.size(), "blob values");
@@ -130,14 +144,28 @@ class BlobDecoder final : public PageDecoder {
       if (has_def_) out.def.push_back(def);
       append_le<uint64_t>(values.offsets, values.data.size());
     }
-    check_corrupt(next == parts.size(), "blob read returned {} parts for {} values", parts.size(), next);
+    check_internal(next == parts.size(), "blob read returned {} parts for {} values", parts.size(), next);
     return out;
   }
 
  private:
-  enum class Stage { none, inner_metadata, descriptors };
+  /// Where the metadata rounds are: none (idle or done), inner_metadata (the inner page's
+  /// metadata was asked for), inner_loaded (it arrived), descriptors (the descriptors were
+  /// asked for).
+  enum class Stage { none, inner_metadata, inner_loaded, descriptors };
 
-  static uint64_t first_row(std::span<const RowRange> rows) { return rows.empty() ? 0 : rows.front().begin; }
+  /// The inner page's data ranges (the descriptors of `rows`). When there are none the
+  /// descriptors are decoded at once and no round is needed.
+  std::vector<io::ByteRange> descriptor_ranges(std::span<const RowRange> rows) {
+    auto data = inner_->data_ranges(rows);
+    if (data.empty()) {
+      take_descriptors(rows, inner_->decode(rows, {}));
+      stage_ = Stage::none;
+      return {};
+    }
+    stage_ = Stage::descriptors;
+    return data;
+  }
 
   /// Keeps the descriptors of `rows` (decoded inner page) after checking them.
   void take_descriptors(std::span<const RowRange> rows, LeafData inner) {
@@ -153,16 +181,10 @@ class BlobDecoder final : public PageDecoder {
     descriptors_for_.assign(rows.begin(), rows.end());
   }
 
-  /// Descriptors for `rows`, read synchronously if the rounds were not run for them.
+  /// Checks that the metadata rounds ran for `rows` (the planner runs them before
+  /// data_ranges and decode).
   void ensure_descriptors(std::span<const RowRange> rows) {
-    if (same_rows(rows)) return;
-    with_context("blob descriptors", [&] {
-      auto meta = inner_->metadata_ranges(rows);
-      if (!meta.empty()) inner_->load_metadata(rows, io_->read(std::move(meta), priority_ + first_row(rows)));
-      auto data = inner_->data_ranges(rows);
-      take_descriptors(rows, inner_->decode(rows, data.empty() ? std::vector<Bytes>{}
-                                                                : io_->read(std::move(data), priority_ + first_row(rows))));
-    });
+    check_internal(same_rows(rows), "blob page: data asked for rows whose descriptors were not loaded");
   }
 
   bool same_rows(std::span<const RowRange> rows) const {
