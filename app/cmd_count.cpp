@@ -11,6 +11,8 @@
 
 namespace lance::app {
 
+using output::OutputSink;
+
 void register_count(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("count", "Print the number of rows, from metadata alone (no data pages are read)");
   auto path = std::make_shared<std::string>();

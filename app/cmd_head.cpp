@@ -15,6 +15,15 @@
 
 namespace lance::app {
 
+using output::BatchWriter;
+using output::OutputFormat;
+using output::OutputSink;
+using output::TableStyle;
+using output::TextOptions;
+using output::make_table_writer;
+using output::make_writer;
+using output::parse_output_format;
+
 namespace {
 
 struct HeadArgs {

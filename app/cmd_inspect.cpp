@@ -17,6 +17,8 @@
 
 namespace lance::app {
 
+using output::OutputSink;
+
 namespace {
 
 struct InspectArgs {

@@ -20,6 +20,14 @@
 
 namespace lance::app {
 
+using output::BatchWriter;
+using output::OutputFile;
+using output::OutputFormat;
+using output::OutputSink;
+using output::TextOptions;
+using output::make_writer;
+using output::parse_output_format;
+
 namespace {
 
 struct OutputArgs {

@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   try {
     run.command();
     return 0;
-  } catch (const lance::OutputClosed&) {
+  } catch (const lance::output::OutputClosed&) {
     return 0;
   } catch (const lance::Cancelled& c) {
     return 128 + c.signal();

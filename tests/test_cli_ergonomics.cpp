@@ -148,7 +148,7 @@ TEST_CASE("head -f table: aligned columns cut to the terminal width", "[cli][hea
   CHECK(lines[0].rfind("    id  name", 0) == 0);  // numbers (and their header) right-aligned
   CHECK(contains(lines[0], "name"));
   CHECK(contains(lines[1], "──"));
-  for (const auto& line : lines) CHECK(lance::display_width(line) <= 60);
+  for (const auto& line : lines) CHECK(lance::output::display_width(line) <= 60);
   CHECK(contains(t.out, "…"));    // something had to be cut to fit 60 columns
   CHECK(!contains(t.out, "\x1b"));  // no colour when not on a terminal
   // The first row's id is right-aligned under its header.
@@ -160,11 +160,11 @@ TEST_CASE("head -f table: aligned columns cut to the terminal width", "[cli][hea
 }
 
 TEST_CASE("table cells: control characters escaped, long values cut with an ellipsis", "[cli][head]") {
-  CHECK(lance::table_cell("a\tb\nc", 20) == "a\\tb\\nc");
-  CHECK(lance::table_cell("abcdefgh", 5) == "abcd…");
-  CHECK(lance::table_cell("äöüßéèê", 4) == "äöü…");
-  CHECK(lance::display_width("äöü…") == 4);
-  CHECK(lance::table_cell("abc", 3) == "abc");
+  CHECK(lance::output::table_cell("a\tb\nc", 20) == "a\\tb\\nc");
+  CHECK(lance::output::table_cell("abcdefgh", 5) == "abcd…");
+  CHECK(lance::output::table_cell("äöüßéèê", 4) == "äöü…");
+  CHECK(lance::output::display_width("äöü…") == 4);
+  CHECK(lance::output::table_cell("abc", 3) == "abc");
 }
 
 TEST_CASE("head on a terminal prints a table, with colour unless NO_COLOR", "[cli][head][pty]") {

@@ -8,6 +8,7 @@
 
 #include "cli_runner.h"
 #include "format/file_reader.h"
+#include "output/value_text.h"
 #include "read/column_reader.h"
 #include "read/row_reader.h"
 #include "read/page_batch_planner.h"
@@ -132,4 +133,32 @@ TEST_CASE("planner: a blob page asks for its descriptors as a second metadata ro
   auto leaf = col.finish(std::move(pending));
   CHECK(leaf.num_rows == rows);
   CHECK(requests(*file) - before == 3);  // and the blob bytes
+}
+
+TEST_CASE("planner: a blob page serves a batch planned while the previous one is still undecoded", "[planner]") {
+  // A scan starts batch k+1 before it finishes batch k; the blob decoder keeps the
+  // descriptors of both (there is no synchronous re-read to fall back on).
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/enc_blob-v2.1.lance"));
+  std::vector<size_t> all;
+  for (size_t i = 0; i < file->schema().fields.size(); ++i) all.push_back(i);
+  lance::read::FileRowReader whole(file, all);
+  auto expected = whole.read_range(0, file->num_rows());
+  lance::read::FileRowReader batched(file, all);
+  const uint64_t n = file->num_rows(), step = 7;
+  REQUIRE(n > 2 * step);
+  auto next = batched.start({{0, step}});
+  for (uint64_t row = 0; row < n; row += step) {
+    auto current = std::move(next);
+    if (row + step < n) next = batched.start({{row + step, std::min(n, row + 2 * step)}});
+    auto batch = batched.finish(std::move(current));
+    REQUIRE(batch.num_rows == static_cast<int64_t>(std::min(step, n - row)));
+    for (size_t c = 0; c < batch.columns.size(); ++c) {
+      for (int64_t i = 0; i < batch.num_rows; ++i) {
+        std::string got, want;
+        lance::output::append_json_value(got, *batch.columns[c], i);
+        lance::output::append_json_value(want, *expected.columns[c], static_cast<int64_t>(row) + i);
+        CHECK(got == want);
+      }
+    }
+  }
 }

@@ -7,7 +7,7 @@
 
 #include "output/writer.h"
 
-namespace lance {
+namespace lance::output {
 
 std::unique_ptr<BatchWriter> make_csv_writer(OutputSink& sink, const TextOptions& options);
 std::unique_ptr<BatchWriter> make_tsv_writer(OutputSink& sink, const TextOptions& options);
@@ -49,4 +49,4 @@ class DelimitedWriter : public BatchWriter {
   std::string cell_;         ///< one cell's text before encoding
 };
 
-}  // namespace lance
+}  // namespace lance::output

@@ -1,5 +1,9 @@
 #include "structural/blob.h"
 
+#include <algorithm>
+#include <deque>
+#include <utility>
+
 #include "encoding/sizes.h"
 
 namespace lance::structural {
@@ -65,7 +69,6 @@ class BlobDecoder final : public PageDecoder {
   // Round 1 is the inner page's metadata (when it has any), round 2 its data (the
   // descriptors); the blob bytes are the data round.
   std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) override {
-    descriptors_for_.clear();
     auto meta = inner_->metadata_ranges(rows);
     if (!meta.empty()) {
       stage_ = Stage::inner_metadata;
@@ -100,9 +103,8 @@ class BlobDecoder final : public PageDecoder {
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
-    ensure_descriptors(rows);
     std::vector<io::ByteRange> out;
-    for (const auto& d : descriptors_)
+    for (const auto& d : descriptors_of(rows))
       if (d.size > 0) out.push_back({d.position, d.size});
     return out;
   }
@@ -111,10 +113,10 @@ class BlobDecoder final : public PageDecoder {
     LeafData out;
     out.layers = layers_;
     if (rows.empty()) return out;
-    ensure_descriptors(rows);
+    const std::vector<BlobDescriptor> descriptors = take_loaded(rows);
     uint64_t num_rows = 0;
     for (const auto& r : rows) num_rows += r.size();
-    check_corrupt(descriptors_.size() == num_rows, "{} blob descriptors for {} rows", descriptors_.size(), num_rows);
+    check_corrupt(descriptors.size() == num_rows, "{} blob descriptors for {} rows", descriptors.size(), num_rows);
     out.num_rows = num_rows;
     DataBlock& values = out.values;
     values.bits_per_offset = 64;
@@ -122,8 +124,8 @@ class BlobDecoder final : public PageDecoder {
     append_le<uint64_t>(values.offsets, 0);
     if (has_def_) out.def.reserve(num_rows);
     size_t next = 0;
-    for (uint64_t i = 0; i < descriptors_.size(); ++i) {
-      const BlobDescriptor& d = descriptors_[i];
+    for (uint64_t i = 0; i < descriptors.size(); ++i) {
+      const BlobDescriptor& d = descriptors[i];
       uint16_t def = 0;
       if (d.size > 0) {
         check_internal(next < parts.size(), "blob read returned {} parts, fewer than the values", parts.size());
@@ -171,28 +173,48 @@ class BlobDecoder final : public PageDecoder {
   void take_descriptors(std::span<const RowRange> rows, LeafData inner) {
     check_corrupt(inner.rep.empty() && inner.values.num_values == inner.num_levels(),
                   "blob descriptor page has its own levels");
-    descriptors_ = blob_descriptors(inner.values);
-    for (size_t i = 0; i < descriptors_.size(); ++i) {
-      const BlobDescriptor& d = descriptors_[i];
+    std::vector<BlobDescriptor> descriptors = blob_descriptors(inner.values);
+    for (size_t i = 0; i < descriptors.size(); ++i) {
+      const BlobDescriptor& d = descriptors[i];
       if (d.size == 0) continue;  // empty values and placeholders point nowhere
       check_corrupt(d.position <= file_size_ && d.size <= file_size_ - d.position,
                     "blob {} at [{}, +{}) lies outside the {}-byte file", i, d.position, d.size, file_size_);
     }
-    descriptors_for_.assign(rows.begin(), rows.end());
+    for (auto it = loaded_.begin(); it != loaded_.end(); ++it) {
+      if (same_rows(it->first, rows)) {
+        loaded_.erase(it);
+        break;
+      }
+    }
+    // A scan plans batch k+1 before it decodes batch k: keep a few row sets, oldest dropped.
+    if (loaded_.size() >= kMaxLoaded) loaded_.pop_front();
+    loaded_.emplace_back(std::vector<RowRange>(rows.begin(), rows.end()), std::move(descriptors));
   }
 
-  /// Checks that the metadata rounds ran for `rows` (the planner runs them before
-  /// data_ranges and decode).
-  void ensure_descriptors(std::span<const RowRange> rows) {
-    check_internal(same_rows(rows), "blob page: data asked for rows whose descriptors were not loaded");
+  /// The loaded descriptors of `rows`: the metadata rounds must have run for them (the
+  /// planner runs them before data_ranges and decode).
+  const std::vector<BlobDescriptor>& descriptors_of(std::span<const RowRange> rows) const {
+    for (const auto& [r, d] : loaded_)
+      if (same_rows(r, rows)) return d;
+    throw_internal("blob page: data asked for rows whose descriptors were not loaded");
   }
 
-  bool same_rows(std::span<const RowRange> rows) const {
-    if (rows.size() != descriptors_for_.size()) return false;
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].begin != descriptors_for_[i].begin || rows[i].end != descriptors_for_[i].end) return false;
-    return !rows.empty();
+  /// Same, handed over (decode is the last use).
+  std::vector<BlobDescriptor> take_loaded(std::span<const RowRange> rows) {
+    for (auto it = loaded_.begin(); it != loaded_.end(); ++it) {
+      if (!same_rows(it->first, rows)) continue;
+      std::vector<BlobDescriptor> d = std::move(it->second);
+      loaded_.erase(it);
+      return d;
+    }
+    throw_internal("blob page: decoding rows whose descriptors were not loaded");
   }
+
+  static bool same_rows(std::span<const RowRange> a, std::span<const RowRange> b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+  static constexpr size_t kMaxLoaded = 4;
 
   PageContext ctx_;
   uint64_t file_size_;
@@ -201,8 +223,8 @@ class BlobDecoder final : public PageDecoder {
   format::PageInfo inner_page_;
   std::unique_ptr<PageDecoder> inner_;
   Stage stage_ = Stage::none;
-  std::vector<BlobDescriptor> descriptors_;
-  std::vector<RowRange> descriptors_for_;
+  /// Descriptors per planned row set, oldest first (see take_descriptors).
+  std::deque<std::pair<std::vector<RowRange>, std::vector<BlobDescriptor>>> loaded_;
 };
 
 }  // namespace
