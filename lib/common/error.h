@@ -1,6 +1,6 @@
 // The one error model of the library: typed exceptions carrying a kind and a context
 // chain (file → column → page → row). Kinds say what went wrong, not how a program reports
-// it: `app/main.cpp` maps them to exit codes, arrow/lance_c.cpp to C return codes.
+// it: `app/main.cpp` maps them to exit codes, capi/lance_c.cpp to C return codes.
 #pragma once
 
 #include <stdexcept>
