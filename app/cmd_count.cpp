@@ -7,10 +7,13 @@
 #include "app/commands.h"
 #include "app/stdin_input.h"
 #include "app/fragments_option.h"
+#include "app/reader_options_env.h"
 #include "dataset/row_count.h"
 #include "output/sink.h"
 
 namespace lance::app {
+
+using output::OutputSink;
 
 void register_count(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("count", "Print the number of rows, from metadata alone (no data pages are read)");
@@ -28,7 +31,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
   cmd->callback([&run, path, version, json, fragments] {
     run.command = [path, version, json, fragments] {
       const dataset::RowCount c =
-          dataset::count_rows(input_path(*path), *version, io::IoOptions::from_env(), parse_fragments_option(*fragments));
+          dataset::count_rows(input_path(*path), *version, reader_options(), parse_fragments_option(*fragments));
       OutputSink sink(1);
       if (*json)
         sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{}}}\n", c.rows, c.deleted_rows,

@@ -6,14 +6,24 @@
 
 #include "app/commands.h"
 #include "app/stdin_input.h"
+#include "app/reader_options_env.h"
 #include "app/terminal.h"
 #include "dataset/table_reader.h"
 #include "output/sink.h"
 #include "output/table_writer.h"
 #include "output/writer.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 namespace lance::app {
+
+using output::BatchWriter;
+using output::OutputFormat;
+using output::OutputSink;
+using output::TableStyle;
+using output::TextOptions;
+using output::make_table_writer;
+using output::make_writer;
+using output::parse_output_format;
 
 namespace {
 
@@ -58,6 +68,7 @@ void register_head(CLI::App& app, CommandRunner& run) {
       dataset::TableOptions opts;
       opts.columns = a->columns;
       opts.version = a->version;
+      opts.reader = reader_options();
       auto reader = dataset::open_table(input_path(a->path), opts);
       OutputSink sink(STDOUT_FILENO);
       auto writer = head_writer(a->format, sink, reader->schema().metadata);

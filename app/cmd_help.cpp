@@ -44,7 +44,7 @@ void register_help(CLI::App& app, CommandRunner& run) {
         target = next;
         path += " " + name;
       }
-      OutputSink sink(1);
+      output::OutputSink sink(1);
       // The formatter directly: App::help() would describe the selected command, `help`.
       sink.write(target->get_formatter()->make_help(target, path, CLI::AppFormatMode::Normal));
       sink.flush();

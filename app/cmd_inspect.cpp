@@ -19,6 +19,8 @@
 
 namespace lance::app {
 
+using output::OutputSink;
+
 namespace {
 
 struct InspectArgs {

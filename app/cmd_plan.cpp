@@ -102,7 +102,7 @@ void register_plan(CLI::App& app, CommandRunner& run) {
       const auto shards = a->shards ? dataset::plan_by_count(extents, *a->shards)
                                     : dataset::plan_by_bytes(extents, parse_byte_size(a->shard_bytes.value_or(kDefaultShardBytes),
                                                                                       "--shard-bytes"));
-      OutputSink sink(1);
+      output::OutputSink sink(1);
       sink.write(a->json ? plan_json(ds->version(), ds->num_rows(), shards) : plan_text(*ds, shards));
       sink.flush();
     };

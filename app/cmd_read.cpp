@@ -12,15 +12,24 @@
 #include "app/fragments_option.h"
 #include "app/global_options.h"
 #include "app/progress.h"
+#include "app/reader_options_env.h"
 #include "app/stats.h"
 #include "common/cancel.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 #include "output/writer.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 namespace lance::app {
+
+using output::BatchWriter;
+using output::OutputFile;
+using output::OutputFormat;
+using output::OutputSink;
+using output::TextOptions;
+using output::make_writer;
+using output::parse_output_format;
 
 namespace {
 
@@ -115,6 +124,7 @@ std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_
   dataset::TableOptions opts;
   opts.columns = columns;
   opts.fragments = parse_fragments_option(fragments);
+  opts.reader = reader_options();
   if (version >= 0) opts.version = static_cast<uint64_t>(version);
   return dataset::open_table(path, opts);
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/reader_options_env.h"
 #include "app/global_options.h"
 #include "app/progress.h"
 #include "app/terminal.h"
@@ -105,6 +106,7 @@ void register_verify(CLI::App& app, CommandRunner& run) {
       std::unique_ptr<Progress> progress;
       uint64_t reported = 0;
       dataset::VerifyOptions o;
+      o.reader = reader_options();
       o.start = [&](uint64_t total) { progress = std::make_unique<Progress>(progress_enabled(quiet(), false), "verify", total); };
       o.progress = [&](uint64_t rows, uint64_t bytes) {
         if (progress) progress->add(rows - reported, bytes);
@@ -112,14 +114,17 @@ void register_verify(CLI::App& app, CommandRunner& run) {
       };
       const dataset::VerifyReport report = dataset::verify_path(*path, *version, o);
       if (progress) progress->finish();
-      OutputSink sink(1);
+      output::OutputSink sink(1);
       if (*json)
         sink.write(to_json(report).dump(2, ' ', false, inspect::Json::error_handler_t::replace) + "\n");
       else
         sink.write(render_text(report));
       sink.flush();
       const int code = dataset::verify_exit_code(report);
-      if (code != 0) throw Error(static_cast<ErrorKind>(code), fmt::format("verify {}: {}", *path, problem_counts(report)));
+      if (code != 0) {
+        const ErrorKind kind = code == 4 ? ErrorKind::corrupt : code == 3 ? ErrorKind::unsupported : ErrorKind::io;
+        throw Error(kind, fmt::format("verify {}: {}", *path, problem_counts(report)));
+      }
     };
   });
 }

@@ -20,7 +20,18 @@
 
 namespace {
 
-int exit_code(lance::ErrorKind kind) { return static_cast<int>(kind); }
+/// Exit codes (README, --help footer): 1 I/O, 2 usage, 3 unsupported, 4 corrupt file; a
+/// broken invariant of lance-cli itself is 1 with "internal error".
+int exit_code(lance::ErrorKind kind) {
+  switch (kind) {
+    case lance::ErrorKind::io: return 1;
+    case lance::ErrorKind::usage: return 2;
+    case lance::ErrorKind::unsupported: return 3;
+    case lance::ErrorKind::corrupt: return 4;
+    case lance::ErrorKind::internal: return 1;
+  }
+  return 1;
+}
 
 /// SIGINT/SIGTERM: the first asks the command to stop (it unwinds, removing a temporary
 /// -o file, and exits 128 + signal); a second one ends the process at once.
@@ -83,12 +94,13 @@ int main(int argc, char** argv) {
   try {
     run.command();
     return 0;
-  } catch (const lance::OutputClosed&) {
+  } catch (const lance::output::OutputClosed&) {
     return 0;
   } catch (const lance::Cancelled& c) {
     return 128 + c.signal();
   } catch (const lance::Error& e) {
-    std::fprintf(stderr, "%s %s\n", lance::app::error_prefix().c_str(), e.what());
+    const char* internal = e.kind() == lance::ErrorKind::internal ? "internal error: " : "";
+    std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal, e.what());
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());

@@ -5,10 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "app/reader_options_env.h"
 #include "common/error.h"
-#include "io/scheduler.h"
-#include "read/read_stats.h"
-#include "structural/page_decoder.h"
 
 namespace lance::app {
 
@@ -31,30 +29,29 @@ StatsReport::StatsReport(std::string mode) : mode_(std::move(mode)), start_(std:
 }
 
 std::string StatsReport::render(uint64_t rows_out) const {
-  const auto& io = io::IoStats::global();
-  const auto& rd = read::ReadStats::global();
+  const ReadStats& st = *reader_options().stats;
   const uint64_t total_ns = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
   if (mode_ == "json") {
     nlohmann::ordered_json j;
-    j["requests"] = io.requests.load();
-    j["iops"] = io.iops.load();
-    j["bytes_read"] = io.bytes_read.load();
-    j["pages"] = rd.pages_touched.load();
-    j["chunks"] = structural::chunks_decoded_counter().load();
+    j["requests"] = st.requests.load();
+    j["iops"] = st.iops.load();
+    j["bytes_read"] = st.bytes_read.load();
+    j["pages"] = st.pages_touched.load();
+    j["chunks"] = st.chunks_decoded.load();
     j["rows_out"] = rows_out;
     j["total_ms"] = ms(total_ns);
-    j["plan_ms"] = ms(rd.plan_ns.load());
-    j["io_wait_ms"] = ms(rd.io_wait_ns.load());
-    j["decode_ms"] = ms(rd.decode_ns.load());
+    j["plan_ms"] = ms(st.plan_ns.load());
+    j["io_wait_ms"] = ms(st.io_wait_ns.load());
+    j["decode_ms"] = ms(st.decode_ns.load());
     return j.dump() + "\n";
   }
   return fmt::format(
       "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
       "time:  {:.3f} ms total, {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
-      io.requests.load(), io.iops.load(), human_bytes(io.bytes_read.load()), io.bytes_read.load(),
-      rd.pages_touched.load(), structural::chunks_decoded_counter().load(), rows_out, ms(total_ns), ms(rd.plan_ns.load()),
-      ms(rd.io_wait_ns.load()), ms(rd.decode_ns.load()));
+      st.requests.load(), st.iops.load(), human_bytes(st.bytes_read.load()), st.bytes_read.load(),
+      st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_ns.load()),
+      ms(st.io_wait_ns.load()), ms(st.decode_ns.load()));
 }
 
 void StatsReport::report(uint64_t rows_out) const {

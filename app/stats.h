@@ -7,8 +7,8 @@
 
 namespace lance::app {
 
-/// Measures from construction; `report` prints the process-wide counters
-/// (io::IoStats::global, read::ReadStats::global) as of the call.
+/// Measures from construction; `report` prints the counters of every read of the process
+/// (the ReadStats of app::reader_options(), which all commands pass down) as of the call.
 class StatsReport {
  public:
   /// `mode` is "" (off), "text" or "json"; anything else is Error(usage).

@@ -3,14 +3,14 @@
  *
  *   arrow_stream PATH [COLUMN...]
  *
- * Plain C: it only uses the Arrow C Data / C Stream Interface structs (lib/arrow/c_data.h)
- * and one entry point (lib/arrow/lance_c.h). Any Arrow consumer (Arrow C++'s
+ * Plain C: it only uses the Arrow C Data / C Stream Interface structs (lib/capi/c_data.h)
+ * and one entry point (lib/capi/lance_c.h). Any Arrow consumer (Arrow C++'s
  * ImportRecordBatchReader, nanoarrow, DuckDB, Polars, pyarrow) takes the same stream. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "arrow/lance_c.h"
+#include "capi/lance_c.h"
 
 /* Prints value `i` of a column for a few common formats; "null", or the format otherwise. */
 static void print_value(const struct ArrowSchema* schema, const struct ArrowArray* array, int64_t i) {

@@ -7,6 +7,7 @@
 #include "format/file_reader.h"
 #include "fuzz_input.h"
 #include "io/file.h"
+#include "read/page_batch_planner.h"
 #include "structural/page_decoder.h"
 
 using namespace lance;
@@ -42,19 +43,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   structural::PageContext ctx;
   ctx.page = &page;
-  ctx.io = &io;
   ctx.version = {2, static_cast<uint16_t>(1 + minor % 3)};
   ctx.leaf_type = fuzz::pick_type(type_sel);
   ctx.file_size = mem->size();
   fuzz::expect_error_or_success([&] {
     auto dec = structural::make_page_decoder(ctx);
     if (num_rows == 0) return;
-    dec->read_rows(0, num_rows);
+    read::read_page_rows(*dec, io, 0, num_rows);
   });
   fuzz::expect_error_or_success([&] {
     auto dec = structural::make_page_decoder(ctx);
     if (num_rows < 3) return;
-    dec->read_rows(num_rows / 3, num_rows / 3 + 1);  // a take-style read from the middle
+    read::read_page_rows(*dec, io, num_rows / 3, num_rows / 3 + 1);  // a take-style read from the middle
   });
   return 0;
 }

@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "arrow/c_export.h"
-#include "arrow/lance_c.h"
+#include "capi/c_export.h"
+#include "capi/lance_c.h"
 #include "common/error.h"
 #include "test_arrow_helpers.h"
 
@@ -38,7 +38,7 @@ std::map<std::string, std::string> decode_metadata(const char* md) {
   return out;
 }
 
-class VectorSource : public arrow::BatchSource {
+class VectorSource : public capi::BatchSource {
  public:
   VectorSource(std::vector<RecordBatch> batches, bool fail_at_end)
       : batches_(std::move(batches)), fail_at_end_(fail_at_end) {}
@@ -61,7 +61,7 @@ class VectorSource : public arrow::BatchSource {
 TEST_CASE("C data interface: schema formats, names, flags, metadata", "[arrow][c-data]") {
   const RecordBatch b = every_type_batch(0);
   ArrowSchema s;
-  arrow::export_schema(b.fields, &s, {{"origin", "test"}});
+  capi::export_schema(b.fields, &s, {{"origin", "test"}});
   REQUIRE(s.release != nullptr);
   CHECK(std::string(s.format) == "+s");
   CHECK(decode_metadata(s.metadata) == std::map<std::string, std::string>{{"origin", "test"}});
@@ -109,7 +109,7 @@ TEST_CASE("C data interface: arrays are zero-copy and hold their buffers until r
   const long s_refs = s.use_count();
   const long list_child_refs = list->children[0].use_count();
   ArrowArray a;
-  arrow::export_batch(b, &a);
+  capi::export_batch(b, &a);
   REQUIRE(a.release != nullptr);
   CHECK(a.length == 4);
   CHECK(a.null_count == 0);
@@ -163,7 +163,7 @@ TEST_CASE("C data interface: an empty utf8 array exports a valid offsets buffer"
   a->length = 0;
   a->buffers = {std::make_shared<Bytes>(), std::make_shared<Bytes>()};
   ArrowArray out;
-  arrow::export_array(a, &out);
+  capi::export_array(a, &out);
   REQUIRE(out.n_buffers == 3);
   REQUIRE(out.buffers[1] != nullptr);
   CHECK(reinterpret_cast<const int32_t*>(out.buffers[1])[0] == 0);
@@ -175,7 +175,7 @@ TEST_CASE("C stream interface: batches, end of stream, errors, release order", "
   const RecordBatch b0 = every_type_batch(0), b1 = every_type_batch(1);
   SECTION("two batches then the end") {
     ArrowArrayStream st;
-    arrow::export_stream(std::make_unique<VectorSource>(std::vector<RecordBatch>{b0, b1}, false), &st);
+    capi::export_stream(std::make_unique<VectorSource>(std::vector<RecordBatch>{b0, b1}, false), &st);
     ArrowSchema schema;
     REQUIRE(st.get_schema(&st, &schema) == 0);
     CHECK(schema.n_children == static_cast<int64_t>(b0.fields.size()));
@@ -197,7 +197,7 @@ TEST_CASE("C stream interface: batches, end of stream, errors, release order", "
   }
   SECTION("an error from the source becomes an errno and a message") {
     ArrowArrayStream st;
-    arrow::export_stream(std::make_unique<VectorSource>(std::vector<RecordBatch>{b0}, true), &st);
+    capi::export_stream(std::make_unique<VectorSource>(std::vector<RecordBatch>{b0}, true), &st);
     ArrowArray x;
     REQUIRE(st.get_next(&st, &x) == 0);
     x.release(&x);

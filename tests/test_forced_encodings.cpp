@@ -27,7 +27,7 @@
 #include "file2.pb.h"
 #include "format/file_reader.h"
 #include "io/file.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 #include "structural/assemble.h"
 #include "structural/blob.h"
 #include "structural/leaf_data.h"

@@ -100,7 +100,7 @@ TEST_CASE("scan --fragments reads those fragments' rows, in manifest order", "[f
   }
 }
 
-TEST_CASE("--fragments: offset, limit, take rows and count refer to the selected fragments", "[fragments]") {
+TEST_CASE("fragments option:: offset, limit, take rows and count refer to the selected fragments", "[fragments]") {
   const std::string dir = source_path("data/datasets/appends");  // v7: fragments 0 (103 rows), 2 (86), 3 (58)
   const auto all = lines(read_text(source_path("data/golden/ds_appends.jsonl")));
   REQUIRE(all.size() == 247);
@@ -131,7 +131,7 @@ TEST_CASE("--fragments: offset, limit, take rows and count refer to the selected
   }
 }
 
-TEST_CASE("--fragments errors", "[fragments]") {
+TEST_CASE("fragments option: errors", "[fragments]") {
   const std::string dir = source_path("data/datasets/appends");
   SECTION("an id the version lacks exits 2 and lists the ids there are") {
     for (std::vector<std::string> cmd : {std::vector<std::string>{"scan", dir}, {"take", dir, "--rows", "0"}, {"count", dir}}) {
@@ -239,7 +239,7 @@ TEST_CASE("plan: text form, empty datasets and errors", "[fragments][plan]") {
   }
 }
 
-TEST_CASE("--fragments and plan never touch the data files of other fragments", "[fragments][plan]") {
+TEST_CASE("fragments option: and plan never touch the data files of other fragments", "[fragments][plan]") {
   // What lets a worker read its shard when the other shards' files are elsewhere or gone.
   lance::testing::TempDir tmp("fragments");
   const std::string dir = tmp.file("appends");

@@ -13,7 +13,7 @@
 #include "fixtures.h"
 #include "encodings_v2_1.pb.h"
 #include "format/file_reader.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 #include "structural/assemble.h"
 #include "structural/miniblock.h"
 
@@ -100,7 +100,7 @@ std::vector<std::vector<PageFacts>> pages_of(const lance::format::FileReader& fi
 }
 
 std::shared_ptr<lance::format::FileReader> open_file(const std::string& path) {
-  return lance::format::FileReader::open(path, lance::io::IoOptions::from_env());
+  return lance::format::FileReader::open(path);
 }
 
 }  // namespace

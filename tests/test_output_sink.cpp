@@ -12,6 +12,7 @@
 #include "test_output_util.h"
 
 using namespace lance;
+using namespace lance::output;
 using namespace lance::test;
 
 TEST_CASE("sink buffers small writes and passes large ones through", "[output][sink]") {

@@ -15,6 +15,8 @@
 
 namespace lance::test {
 
+using namespace lance::output;  // the writers under test
+
 inline FieldPtr field(std::string name, TypePtr type) {
   auto f = std::make_shared<Field>();
   f->name = std::move(name);

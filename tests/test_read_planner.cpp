@@ -4,7 +4,7 @@
 #include "cli_runner.h"
 #include "format/file_reader.h"
 #include "read/column_reader.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 using lance::read::ColumnReader;
 using lance::read::RowRange;

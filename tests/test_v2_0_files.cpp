@@ -15,7 +15,7 @@
 #include "format/file_reader.h"
 #include "io/file.h"
 #include "read/field_reader.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;

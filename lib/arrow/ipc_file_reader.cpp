@@ -31,7 +31,7 @@ std::vector<uint64_t> read_arrow_file_integer_column(ByteView file_bytes, std::s
     std::vector<uint64_t> out;
     for (size_t b = 0; b < contents.batches.size(); ++b) {
       const ArrayData& a = *contents.batches[b].columns.at(0);
-      with_context(fmt::format("record batch {}: column '{}'", b, column_name), [&] {
+      with_context([&] { return fmt::format("record batch {}: column '{}'", b, column_name); }, [&] {
         check_corrupt(a.null_count == 0, "{} null values in a column that must have none", a.null_count);
         switch (type.id) {
           case TypeId::int8: append_values<int8_t>(a, out); break;

@@ -181,7 +181,7 @@ TypePtr convert_type(const fb::Field* f, std::vector<FieldPtr> children) {
 FieldPtr convert_field(const fb::Field* f, DictionaryTypes& dictionaries, bool in_dictionary) {
   auto field = std::make_shared<Field>();
   field->name = f->name() ? f->name()->str() : std::string();
-  with_context(fmt::format("field '{}'", field->name), [&] {
+  with_context([&] { return fmt::format("field '{}'", field->name); }, [&] {
     field->nullable = f->nullable();
     field->metadata = metadata_of(f->custom_metadata());
     const auto* d = f->dictionary();
@@ -406,7 +406,7 @@ class BatchLoader {
         bytes = payload.to_bytes();
       } else {
         check_corrupt(size >= 0, "compressed {} buffer declares {} bytes", what, size);
-        bytes = with_context(fmt::format("{} buffer", what),
+        bytes = with_context([&] { return fmt::format("{} buffer", what); },
                              [&] { return decompress(*codec_, payload, static_cast<uint64_t>(size)); });
       }
     }
@@ -549,7 +549,7 @@ class ContentsBuilder {
     switch (m.message->header_type()) {
       case fb::MessageHeader::RecordBatch: {
         const size_t k = contents_.batches.size();
-        with_context(fmt::format("record batch {}", k), [&] { add_record_batch(m); });
+        with_context([&] { return fmt::format("record batch {}", k); }, [&] { add_record_batch(m); });
         break;
       }
       case fb::MessageHeader::DictionaryBatch:
@@ -569,7 +569,7 @@ class ContentsBuilder {
     batch.fields = contents_.fields;
     batch.num_rows = loader.num_rows();
     for (size_t i = 0; i < all_fields_.size(); ++i) {
-      ArrayPtr a = with_context(fmt::format("column '{}'", all_fields_[i]->name),
+      ArrayPtr a = with_context([&] { return fmt::format("column '{}'", all_fields_[i]->name); },
                                 [&] { return loader.load(all_fields_[i]->type, keep_[i]); });
       if (!keep_[i]) continue;
       check_corrupt(a->length == batch.num_rows, "column '{}' has {} values for {} rows", all_fields_[i]->name,
@@ -634,7 +634,7 @@ IpcContents read_ipc_file(ByteView bytes, const IpcReadOptions& options) {
     ContentsBuilder builder(footer->schema(), options);
     ByteView messages = bytes.slice(0, footer_start);
     auto read_block = [&](const fb::Block* b, const char* what, size_t index) {
-      with_context(fmt::format("{} block {}", what, index), [&] {
+      with_context([&] { return fmt::format("{} block {}", what, index); }, [&] {
         check_corrupt(b->offset() >= static_cast<int64_t>(kFileHeaderBytes) && b->meta_data_length() > 0 &&
                           b->body_length() >= 0,
                       "block at {} with {} metadata and {} body bytes", b->offset(), b->meta_data_length(),

@@ -1,17 +1,38 @@
 // The one error model of the library: typed exceptions carrying a kind and a context
-// chain (file → column → page → row). `app/main.cpp` maps kinds to exit codes.
+// chain (file → column → page → row). Kinds say what went wrong, not how a program reports
+// it: `app/main.cpp` maps them to exit codes, capi/lance_c.cpp to C return codes.
 #pragma once
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
 
 namespace lance {
 
-/// What went wrong, as the CLI reports it. Exit codes: io 1, usage 2, unsupported 3, corrupt 4.
-enum class ErrorKind { io = 1, usage = 2, unsupported = 3, corrupt = 4 };
+/// What went wrong.
+enum class ErrorKind {
+  io,           ///< the OS could not open or read something
+  usage,        ///< the caller asked for something invalid (unknown column, bad option)
+  unsupported,  ///< valid input this build does not read (a newer encoding or layout)
+  corrupt,      ///< the file contradicts the format (bad offsets, sizes, magic)
+  internal,     ///< a broken invariant of this library: a bug, not a property of the file
+};
+
+/// "io", "usage", "unsupported", "corrupt", "internal".
+constexpr const char* error_kind_name(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::io: return "io";
+    case ErrorKind::usage: return "usage";
+    case ErrorKind::unsupported: return "unsupported";
+    case ErrorKind::corrupt: return "corrupt";
+    case ErrorKind::internal: return "internal";
+  }
+  return "internal";
+}
 
 /// Base of every error thrown by the library.
 ///
@@ -27,8 +48,9 @@ class Error : public std::exception {
   const char* what() const noexcept override { return message_.c_str(); }
 
   /// Prepends one context item (e.g. "column 'price'", "page 3").
-  Error& with_context(const std::string& item) {
-    context_ = context_.empty() ? item : item + ": " + context_;
+  Error& with_context(std::string_view item) {
+    if (item.empty()) return *this;
+    context_ = context_.empty() ? std::string(item) : std::string(item) + ": " + context_;
     rebuild();
     return *this;
   }
@@ -57,6 +79,10 @@ template <typename... Args>
 [[noreturn]] void throw_usage(fmt::format_string<Args...> f, Args&&... args) {
   throw Error(ErrorKind::usage, fmt::format(f, std::forward<Args>(args)...));
 }
+template <typename... Args>
+[[noreturn]] void throw_internal(fmt::format_string<Args...> f, Args&&... args) {
+  throw Error(ErrorKind::internal, fmt::format(f, std::forward<Args>(args)...));
+}
 
 /// Throws a corrupt-file error when `cond` is false.
 template <typename... Args>
@@ -64,13 +90,25 @@ inline void check_corrupt(bool cond, fmt::format_string<Args...> f, Args&&... ar
   if (!cond) throw_corrupt(f, std::forward<Args>(args)...);
 }
 
-/// Runs `fn`; an `Error` escaping it gets `item` prepended to its context.
-template <typename Fn>
-auto with_context(const std::string& item, Fn&& fn) -> decltype(fn()) {
+/// Throws an internal error (a broken invariant of this library, not a bad file) when
+/// `cond` is false.
+template <typename... Args>
+inline void check_internal(bool cond, fmt::format_string<Args...> f, Args&&... args) {
+  if (!cond) throw_internal(f, std::forward<Args>(args)...);
+}
+
+/// Runs `fn`; an `Error` escaping it gets `item` prepended to its context. `item` is either
+/// a string (a literal costs nothing until an error) or a callable returning the string,
+/// called only when an error passes: use that form for formatted items, so that the happy
+/// path formats nothing:
+///   with_context([&] { return fmt::format("page {}", page); }, [&] { return decode(); });
+template <typename Item, typename Fn>
+auto with_context(Item&& item, Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (Error& e) {
-    e.with_context(item);
+    if constexpr (std::is_invocable_v<Item&>) e.with_context(std::string_view(item()));
+    else e.with_context(std::string_view(item));
     throw;
   }
 }

@@ -7,7 +7,7 @@
 
 #include "array/take.h"
 #include "dataset/schema_adapt.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 #include "structural/assemble.h"
 
 namespace lance::dataset {
@@ -22,10 +22,13 @@ constexpr size_t kOpenFragments = 2;
 // ---------------------------------------------------------------------------------------------
 // Dataset
 
-std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::optional<uint64_t> version, io::IoOptions io) {
+std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::optional<uint64_t> version,
+                                             read::ReaderOptions options) {
   auto ds = std::shared_ptr<Dataset>(new Dataset());
   ds->dir_ = dir;
-  ds->io_ = io;
+  if (!options.stats) options.stats = std::make_shared<ReadStats>();
+  ds->options_ = std::move(options);
+  const auto& opts = ds->options_;
   const ManifestLocation where = find_manifest(dir, version);
   ds->manifest_ = read_manifest(where.path);
   check_corrupt(ds->manifest_.version == where.version, "{}: manifest says version {} but its name says {}", where.path,
@@ -36,7 +39,7 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
     Fragment& f = frags[i];
     if (f.physical_rows == 0 && !f.files.empty()) {
       // Old writers left the row count unset (0 = unknown): the data file knows it.
-      f.physical_rows = format::FileReader::open(ds->data_file_path(f.files[0]), io)->num_rows();
+      f.physical_rows = format::FileReader::open(ds->data_file_path(f.files[0]), opts.io, opts.stats)->num_rows();
     }
     check_corrupt(f.physical_rows <= kMaxFragmentRows, "{}: fragment {} claims {} rows (more than 2^32)", where.path,
                   f.id, f.physical_rows);
@@ -134,7 +137,8 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     if (!holder) continue;  // the column was added after this fragment was written: nulls
     const size_t d = *holder;
     if (!st->files[d]) {
-      auto file = format::FileReader::open(dataset_->data_file_path(frag.files[d]), dataset_->io_options());
+      const auto& opts = dataset_->reader_options();
+      auto file = format::FileReader::open(dataset_->data_file_path(frag.files[d]), opts.io, opts.stats);
       if (file->num_rows() != frag.physical_rows)
         throw Error(ErrorKind::corrupt, fmt::format("{}: data file has {} rows but the fragment has {}", file->path(),
                                                     file->num_rows(), frag.physical_rows));
@@ -154,7 +158,7 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
   for (size_t d = 0; d < frag.files.size(); ++d) {
     if (file_fields[d].empty()) continue;
     const size_t r = st->readers.size();
-    st->readers.emplace_back(st->files[d], file_fields[d]);
+    st->readers.emplace_back(st->files[d], file_fields[d], dataset_->reader_options());
     for (size_t c = 0; c < file_slots[d].size(); ++c) st->sources[file_slots[d][c]] = FragmentState::Source{stored[file_slots[d][c]], r, c};
   }
   return st;
@@ -168,7 +172,7 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::fragment_stat
     open_.push_front(st);
     return st;
   }
-  auto st = with_context(fmt::format("{}: fragment {}", dataset_->path(), dataset_->fragments().at(index).id),
+  auto st = with_context([&] { return fmt::format("{}: fragment {}", dataset_->path(), dataset_->fragments().at(index).id); },
                          [&] { return open_fragment(index); });
   open_.push_front(st);
   while (open_.size() > kOpenFragments) open_.pop_back();

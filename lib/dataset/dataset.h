@@ -25,6 +25,7 @@
 #include "dataset/manifest.h"
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
+#include "read/reader_options.h"
 
 namespace lance::read {
 class FileRowReader;
@@ -40,9 +41,11 @@ inline constexpr uint64_t kMaxFragmentRows = uint64_t{1} << 32;
 class Dataset {
  public:
   /// Opens `dir` at `version` (latest when empty). Reads the manifest, plus the deletion
-  /// files (and data-file footers) whose row counts the manifest does not record.
+  /// files (and data-file footers) whose row counts the manifest does not record. Every
+  /// data file is read with `options` (without a stats object, the dataset makes one that
+  /// all its files share).
   static std::shared_ptr<const Dataset> open(const std::string& dir, std::optional<uint64_t> version = std::nullopt,
-                                             io::IoOptions io = io::IoOptions::from_env());
+                                             read::ReaderOptions options = {});
 
   const std::string& path() const { return dir_; }
   uint64_t version() const { return manifest_.version; }
@@ -53,7 +56,7 @@ class Dataset {
   const std::vector<uint64_t>& live_rows() const { return live_rows_; }
   /// Visible rows of the whole dataset.
   uint64_t num_rows() const { return num_rows_; }
-  const io::IoOptions& io_options() const { return io_; }
+  const read::ReaderOptions& reader_options() const { return options_; }
 
   /// Path of a data file: `<dataset dir>/data/<file path>`.
   std::string data_file_path(const DataFileRef& file) const;
@@ -71,7 +74,7 @@ class Dataset {
   Manifest manifest_;
   std::vector<uint64_t> live_rows_;
   uint64_t num_rows_ = 0;
-  io::IoOptions io_;
+  read::ReaderOptions options_;
 };
 
 /// Rows of a dataset: fragments in manifest order, deleted rows skipped. Columns are found

@@ -196,7 +196,7 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
       Fragment f;
       f.id = pf.id();
       f.physical_rows = pf.physical_rows();
-      with_context(fmt::format("fragment {}", f.id), [&] {
+      with_context([&] { return fmt::format("fragment {}", f.id); }, [&] {
         for (const auto& pd : pf.files()) {
           DataFileRef d;
           d.path = pd.path();

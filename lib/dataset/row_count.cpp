@@ -9,11 +9,11 @@
 
 namespace lance::dataset {
 
-RowCount count_rows(const std::string& path, std::optional<uint64_t> version, io::IoOptions io,
+RowCount count_rows(const std::string& path, std::optional<uint64_t> version, const read::ReaderOptions& options,
                     const std::optional<std::vector<IdRange>>& fragments) {
   RowCount count;
   if (is_dataset_dir(path)) {
-    auto ds = Dataset::open(path, version, io);
+    auto ds = Dataset::open(path, version, options);
     if (fragments) ds = ds->select_fragments(*fragments);
     count.rows = ds->num_rows();
     count.fragments = ds->fragments().size();
@@ -27,7 +27,7 @@ RowCount count_rows(const std::string& path, std::optional<uint64_t> version, io
     throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
   if (version) throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
   if (fragments) throw_usage("{} is a single data file; --fragments can only be chosen for a dataset directory", path);
-  count.rows = format::FileReader::open(path, io)->num_rows();
+  count.rows = format::FileReader::open(path, options.io, options.stats)->num_rows();
   return count;
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "dataset/fragment_select.h"
-#include "io/scheduler.h"
+#include "read/reader_options.h"
 
 namespace lance::dataset {
 
@@ -23,7 +23,7 @@ struct RowCount {
 /// dataset::open_table does (usage for a version asked of a single file).
 /// `fragments`: count only those fragment ids (see Dataset::select_fragments; datasets only).
 RowCount count_rows(const std::string& path, std::optional<uint64_t> version = std::nullopt,
-                    io::IoOptions io = io::IoOptions::from_env(),
+                    const read::ReaderOptions& options = {},
                     const std::optional<std::vector<IdRange>>& fragments = std::nullopt);
 
 }  // namespace lance::dataset

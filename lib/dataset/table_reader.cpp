@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "dataset/dataset.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 namespace lance::dataset {
 
@@ -14,8 +14,9 @@ namespace {
 /// A single Lance data file as a table.
 class FileTableReader final : public TableReader {
  public:
-  FileTableReader(std::shared_ptr<format::FileReader> file, const std::vector<std::string>& columns)
-      : file_(file), reader_(file, read::resolve_column_paths(file->schema(), columns)) {}
+  FileTableReader(std::shared_ptr<format::FileReader> file, const std::vector<std::string>& columns,
+                  const read::ReaderOptions& options)
+      : file_(file), reader_(file, read::resolve_column_paths(file->schema(), columns), options) {}
 
   const std::string& path() const override { return file_->path(); }
   const format::Schema& schema() const override { return file_->schema(); }
@@ -52,7 +53,7 @@ bool is_dataset_dir(const std::string& path) {
 
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
   if (is_dataset_dir(path)) {
-    auto ds = Dataset::open(path, options.version, options.io);
+    auto ds = Dataset::open(path, options.version, options.reader);
     if (options.fragments) ds = ds->select_fragments(*options.fragments);
     auto fields = read::resolve_projection(ds->schema(), options.columns);
     return std::make_unique<DatasetRowReader>(std::move(ds), std::move(fields));
@@ -64,8 +65,8 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
     throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
   if (options.fragments)
     throw_usage("{} is a single data file; --fragments can only be chosen for a dataset directory", path);
-  auto file = format::FileReader::open(path, options.io);
-  return std::make_unique<FileTableReader>(std::move(file), options.columns);
+  auto file = format::FileReader::open(path, options.reader.io, options.reader.stats);
+  return std::make_unique<FileTableReader>(std::move(file), options.columns, options.reader);
 }
 
 }  // namespace lance::dataset

@@ -23,7 +23,7 @@
 #include "array/array.h"
 #include "dataset/fragment_select.h"
 #include "format/schema.h"
-#include "io/scheduler.h"
+#include "read/reader_options.h"
 
 namespace lance::dataset {
 
@@ -36,7 +36,7 @@ struct TableOptions {
   /// Only the fragments with these ids (`--fragments`), in manifest order; rows are then
   /// numbered over those fragments' visible rows. Empty = all (datasets only).
   std::optional<std::vector<IdRange>> fragments;
-  io::IoOptions io = io::IoOptions::from_env();
+  read::ReaderOptions reader;         ///< I/O, batching, decoding and the stats object
 };
 
 /// Rows of a table in scan order. Row numbers count visible rows only: for a dataset,

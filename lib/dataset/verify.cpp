@@ -15,7 +15,7 @@
 #include "dataset/manifest.h"
 #include "dataset/manifest_file.h"
 #include "format/file_reader.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
 namespace lance::dataset {
 
@@ -92,7 +92,7 @@ class FileChecker {
     std::vector<size_t> fast_fields;  // fields read together, decoded on the pool
     for (size_t f = 0; f < fields.size() && f < file_->field_columns().size(); ++f) {
       try {
-        read::FileRowReader probe(file_, std::vector<size_t>{f});
+        read::FileRowReader probe(file_, std::vector<size_t>{f}, options_.reader);
         fast_fields.push_back(f);
       } catch (const Error& e) {
         const auto& cols = file_->field_columns()[f];
@@ -101,7 +101,7 @@ class FileChecker {
     }
     const uint64_t n = file_->num_rows();
     std::unique_ptr<read::FileRowReader> fast;
-    if (!fast_fields.empty()) fast = std::make_unique<read::FileRowReader>(file_, fast_fields);
+    if (!fast_fields.empty()) fast = std::make_unique<read::FileRowReader>(file_, fast_fields, options_.reader);
     const uint64_t step = std::max<uint64_t>(1, options_.batch_rows);
     for (uint64_t a = 0; a < n; a += step) {
       check_cancelled();
@@ -121,7 +121,7 @@ class FileChecker {
           if (broken.empty()) add(chunk_error, "", std::nullopt, std::nullopt, rows_text(a, b));
           for (size_t f : broken) check_field_pages(f);
           fast_fields = broken.empty() ? fast_fields : still;
-          fast = fast_fields.empty() ? nullptr : std::make_unique<read::FileRowReader>(file_, fast_fields);
+          fast = fast_fields.empty() ? nullptr : std::make_unique<read::FileRowReader>(file_, fast_fields, options_.reader);
         }
       }
       on_rows_(b - a);
@@ -132,7 +132,7 @@ class FileChecker {
   /// Reads rows [a, b) of one selection alone; the error, if any.
   std::optional<Error> try_read(const Selection& s, uint64_t a, uint64_t b) {
     try {
-      read::FileRowReader rd(file_, std::vector<read::ColumnSelection>{s.sel});
+      read::FileRowReader rd(file_, std::vector<read::ColumnSelection>{s.sel}, options_.reader);
       rd.finish(rd.start({{a, b}}));
       return std::nullopt;
     } catch (const Error& e) {
@@ -255,7 +255,7 @@ VerifyReport verify_file(const std::string& path, const VerifyOptions& o) {
   r.data_files = 1;
   std::shared_ptr<format::FileReader> file;
   try {
-    file = format::FileReader::open(path, o.io);
+    file = format::FileReader::open(path, o.reader.io, o.reader.stats);
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io && !fs::exists(path)) throw;  // nothing to verify
     add_problem(r, e.kind(), path, strip_path(e, path));
@@ -292,7 +292,7 @@ VerifyReport verify_dataset(const std::string& dir, std::optional<uint64_t> vers
                     fmt::format("file has {} bytes, the manifest records {}{}", size, df.size_bytes,
                                 size < df.size_bytes ? " (truncated?)" : ""));
       try {
-        auto file = format::FileReader::open(full, o.io);
+        auto file = format::FileReader::open(full, o.reader.io, o.reader.stats);
         if (frag.physical_rows != 0 && file->num_rows() != frag.physical_rows)
           add_problem(r, ErrorKind::corrupt, rel,
                       fmt::format("file has {} rows, fragment {} has {}", file->num_rows(), frag.id, frag.physical_rows));

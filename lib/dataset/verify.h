@@ -24,6 +24,8 @@
 #include "common/error.h"
 #include "io/scheduler.h"
 
+#include "read/reader_options.h"
+
 namespace lance::dataset {
 
 struct VerifyProblem {
@@ -50,7 +52,7 @@ struct VerifyReport {
 };
 
 struct VerifyOptions {
-  io::IoOptions io = io::IoOptions::from_env();
+  read::ReaderOptions reader;  ///< I/O, decoding and the stats object
   uint64_t batch_rows = 8192;  ///< rows decoded at once
   /// Called after each batch with the rows decoded so far (of `total_rows`) and bytes so far.
   std::function<void(uint64_t rows, uint64_t bytes)> progress;

@@ -413,7 +413,7 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
       out.num_values = zipped.num_values;
       for (size_t i = 0; i < raw.size(); ++i) {
         const pb::CompressiveEncoding& child = vps.fields(static_cast<int>(i)).value();
-        out.children.push_back(with_context(fmt::format("packed field {}", i), [&] {
+        out.children.push_back(with_context([&] { return fmt::format("packed field {}", i); }, [&] {
           return fields[i].variable ? decode_variable_per_value(child, std::move(raw[i]))
                                     : decode_fixed_per_value(child, std::move(raw[i]));
         }));

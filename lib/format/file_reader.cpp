@@ -18,13 +18,16 @@ uint64_t ColumnInfo::num_rows() const {
   return n;
 }
 
-std::shared_ptr<FileReader> FileReader::open(const std::string& path, io::IoOptions options) {
-  return open(io::LocalFile::open(path), options);
+std::shared_ptr<FileReader> FileReader::open(const std::string& path, io::IoOptions options,
+                                             std::shared_ptr<ReadStats> stats) {
+  return open(io::LocalFile::open(path), options, std::move(stats));
 }
 
-std::shared_ptr<FileReader> FileReader::open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options) {
+std::shared_ptr<FileReader> FileReader::open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options,
+                                             std::shared_ptr<ReadStats> stats) {
   auto reader = std::shared_ptr<FileReader>(new FileReader());
-  reader->io_ = std::make_unique<io::IoScheduler>(std::move(file), options);
+  if (!stats) stats = std::make_shared<ReadStats>();
+  reader->io_ = std::make_unique<io::IoScheduler>(std::move(file), options, std::move(stats));
   reader->load();
   return reader;
 }
@@ -130,7 +133,7 @@ void FileReader::load() {
     columns_.resize(f.num_columns);
     const bool structural = f.version.is_structural();
     for (uint32_t c = 0; c < f.num_columns; ++c) {
-      with_context(fmt::format("column {}", c), [&] {
+      with_context([&] { return fmt::format("column {}", c); }, [&] {
         ColumnInfo& col = columns_[c];
         col.index = c;
         col.metadata_range = {cmo.read<uint64_t>(c * 16), cmo.read<uint64_t>(c * 16 + 8)};
@@ -154,7 +157,7 @@ void FileReader::load() {
         }
         uint64_t expected_priority = 0;
         for (int p = 0; p < meta.pages_size(); ++p) {
-          with_context(fmt::format("page {}", p), [&] {
+          with_context([&] { return fmt::format("page {}", p); }, [&] {
             const auto& pm = meta.pages(p);
             PageInfo page;
             page.num_rows = pm.length();

@@ -67,9 +67,12 @@ class FileReader {
  public:
   /// Opens and validates `path`. Throws Error: io (cannot open/read), corrupt (not a Lance
   /// file, truncated, offsets out of range), unsupported (legacy 0.1/0.2 files, unknown versions).
-  static std::shared_ptr<FileReader> open(const std::string& path, io::IoOptions options = io::IoOptions::from_env());
+  /// `stats` receives the counters of every read of this file (null: the file keeps its own).
+  static std::shared_ptr<FileReader> open(const std::string& path, io::IoOptions options = {},
+                                          std::shared_ptr<ReadStats> stats = nullptr);
   /// Same, on an already opened file (e.g. an io::MemoryFile in tests).
-  static std::shared_ptr<FileReader> open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options = {});
+  static std::shared_ptr<FileReader> open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options = {},
+                                          std::shared_ptr<ReadStats> stats = nullptr);
 
   const std::string& path() const { return io_->file().path(); }
   uint64_t file_size() const { return io_->file().size(); }
@@ -80,6 +83,9 @@ class FileReader {
   const std::vector<ColumnInfo>& columns() const { return columns_; }
   const std::vector<io::ByteRange>& global_buffers() const { return global_buffers_; }
   io::IoScheduler& io() const { return *io_; }
+  /// The counters of reads of this file (never null; shared with other files when `open`
+  /// was given a stats object).
+  ReadStats& stats() const { return *io_->read_stats(); }
 
   /// The columns of each top-level field, in schema order (format map 3.4).
   const std::vector<std::vector<uint32_t>>& field_columns() const { return field_columns_; }

@@ -143,7 +143,7 @@ void build_arrow(LanceField& f) {
   field->nullable = f.nullable;
   field->id = f.id;
   field->metadata = f.metadata;
-  field->type = with_context(fmt::format("field '{}'", f.name), [&] { return parse_logical_type(f.logical_type, f.children); });
+  field->type = with_context([&] { return fmt::format("field '{}'", f.name); }, [&] { return parse_logical_type(f.logical_type, f.children); });
   f.arrow = field;
 }
 

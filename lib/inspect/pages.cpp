@@ -5,7 +5,8 @@
 
 #include "encoding/decompress.h"
 #include "inspect/internal.h"
-#include "read/file_scanner.h"
+#include "common/closest_name.h"
+#include "read/row_reader.h"
 #include "structural/miniblock.h"
 
 namespace lance::inspect {
@@ -205,7 +206,7 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
         for (size_t dot = cf.path.find('.'); dot != std::string::npos; dot = cf.path.find('.', dot + 1))
           paths.push_back(cf.path.substr(0, dot));  // the struct fields above the column
       }
-      std::string hint = read::closest_name(name, paths);
+      std::string hint = closest_name(name, paths);
       if (!hint.empty()) throw_usage("no column '{}' in {}; did you mean '{}'?", name, file.path(), hint);
       throw_usage("no column '{}' in {} (columns: {})", name, file.path(), known);
     }

@@ -1,6 +1,5 @@
 #include "io/scheduler.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -11,30 +10,8 @@
 
 namespace lance::io {
 
-namespace {
-
-uint64_t env_u64(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  unsigned long long x = std::strtoull(v, &end, 10);
-  if (!end || *end != '\0') throw_usage("environment variable {}={} is not a non-negative integer", name, v);
-  return x;
-}
-
-}  // namespace
-
-IoStats& IoStats::global() {
-  static IoStats stats;
-  return stats;
-}
-
-IoOptions IoOptions::from_env() {
-  IoOptions o;
-  o.block_size = env_u64("LANCE_CLI_BLOCK_SIZE", o.block_size);
-  o.max_iop_size = env_u64("LANCE_CLI_MAX_IOP_SIZE", o.max_iop_size);
-  o.io_threads = static_cast<unsigned>(env_u64("LANCE_CLI_IO_THREADS", o.io_threads));
-  o.max_bytes_in_flight = env_u64("LANCE_CLI_IO_BYTES_IN_FLIGHT", o.max_bytes_in_flight);
+IoOptions IoOptions::normalized() const {
+  IoOptions o = *this;
   if (o.io_threads == 0) o.io_threads = 1;
   if (o.max_iop_size == 0) o.max_iop_size = 1;
   return o;
@@ -65,8 +42,11 @@ boost::asio::thread_pool& shared_io_pool(unsigned threads) {
 
 }  // namespace
 
-IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options)
-    : file_(std::move(file)), options_(options), pool_(&shared_io_pool(options.io_threads)) {}
+IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options, std::shared_ptr<ReadStats> stats)
+    : file_(std::move(file)),
+      options_(options.normalized()),
+      read_stats_(std::move(stats)),
+      pool_(&shared_io_pool(options_.io_threads)) {}
 
 IoScheduler::~IoScheduler() {
   std::unique_lock lock(mutex_);
@@ -80,7 +60,7 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
   req->results.resize(req->ranges.size());
   auto fut = req->promise.get_future();
   stats_.requests++;
-  IoStats::global().requests++;
+  if (read_stats_) read_stats_->requests++;
   for (size_t i = 0; i < req->ranges.size(); ++i) {
     const auto& r = req->ranges[i];
     if (r.offset > file_->size() || r.length > file_->size() - r.offset) {
@@ -140,8 +120,10 @@ void IoScheduler::run_read(PendingRead pending) {
       }
       stats_.iops++;
       stats_.bytes_read += rr.length;
-      IoStats::global().iops++;
-      IoStats::global().bytes_read += rr.length;
+      if (read_stats_) {
+        read_stats_->iops++;
+        read_stats_->bytes_read += rr.length;
+      }
     } catch (...) {
       if (!req.failed.exchange(true)) req.promise.set_exception(std::current_exception());
     }

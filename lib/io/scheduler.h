@@ -3,7 +3,7 @@
 //
 // Usage:
 //   auto file = LocalFile::open(path);
-//   IoScheduler io(file, IoOptions::from_env());
+//   IoScheduler io(file, IoOptions{}, stats);   // stats: a shared ReadStats, or null
 //   auto fut = io.submit({{0, 100}, {4096, 10}}, /*priority=*/first_row);
 //   std::vector<Bytes> parts = fut.get();   // parts[i] is ranges[i]'s bytes
 //   // or, when nothing can overlap the wait: io.read({...}, priority)
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/bytes.h"
+#include "common/read_stats.h"
 #include "io/coalesce.h"
 #include "io/file.h"
 
@@ -27,31 +28,32 @@ namespace boost::asio { class thread_pool; }
 
 namespace lance::io {
 
-/// Settings of the scheduler. Each has an environment override (read by `from_env`):
-/// LANCE_CLI_BLOCK_SIZE, LANCE_CLI_MAX_IOP_SIZE, LANCE_CLI_IO_THREADS,
-/// LANCE_CLI_IO_BYTES_IN_FLIGHT (bytes).
+/// Settings of the scheduler (a member of read::ReaderOptions; the CLI fills them from
+/// LANCE_CLI_BLOCK_SIZE, LANCE_CLI_MAX_IOP_SIZE, LANCE_CLI_IO_THREADS and
+/// LANCE_CLI_IO_BYTES_IN_FLIGHT, see app/reader_options_env.cpp).
 struct IoOptions {
   uint64_t block_size = 4 * 1024;                   ///< merge ranges whose gap is ≤ this (local disk sector-ish)
   uint64_t max_iop_size = 16 * 1024 * 1024;         ///< split merged reads above this
   unsigned io_threads = 8;                          ///< parallel reads in flight
   uint64_t max_bytes_in_flight = 256 * 1024 * 1024; ///< backpressure: reads wait while this many bytes are outstanding
 
-  static IoOptions from_env();
+  /// Clamps the values that must be positive (0 threads or a 0-byte IOP size mean 1).
+  IoOptions normalized() const;
 };
 
-/// Counters, readable at any time.
+/// Counters of one scheduler, readable at any time.
 struct IoStats {
   std::atomic<uint64_t> requests{0};    ///< submitted requests (each a list of ranges)
   std::atomic<uint64_t> iops{0};        ///< positional reads issued after merging/splitting
   std::atomic<uint64_t> bytes_read{0};  ///< bytes those reads returned
-
-  /// The sum over every scheduler of the process (for `--stats` over many files).
-  static IoStats& global();
 };
 
 class IoScheduler {
  public:
-  IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options = {});
+  /// `stats`, when given, also receives this scheduler's requests, iops and bytes_read
+  /// (shared by every scheduler of a read, for `--stats` over many files).
+  IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options = {},
+              std::shared_ptr<ReadStats> stats = nullptr);
   ~IoScheduler();
   IoScheduler(const IoScheduler&) = delete;
   IoScheduler& operator=(const IoScheduler&) = delete;
@@ -70,7 +72,10 @@ class IoScheduler {
 
   const RandomAccessFile& file() const { return *file_; }
   const IoOptions& options() const { return options_; }
+  /// This scheduler's own counters.
   const IoStats& stats() const { return stats_; }
+  /// The shared counters given to the constructor (may be null).
+  const std::shared_ptr<ReadStats>& read_stats() const { return read_stats_; }
 
  private:
   struct Request;
@@ -84,6 +89,7 @@ class IoScheduler {
   std::shared_ptr<RandomAccessFile> file_;
   IoOptions options_;
   IoStats stats_;
+  std::shared_ptr<ReadStats> read_stats_;
   boost::asio::thread_pool* pool_;  ///< the process-wide I/O pool (shared by every scheduler)
   std::mutex mutex_;
   std::multimap<uint64_t, PendingRead> queue_;  // by priority, FIFO within a priority

@@ -2,7 +2,7 @@
 
 #include "arrow/ipc_writer.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -30,4 +30,4 @@ std::unique_ptr<BatchWriter> make_arrow_writer(OutputSink& sink, std::map<std::s
   return std::make_unique<ArrowStreamWriter>(sink, std::move(schema_metadata));
 }
 
-}  // namespace lance
+}  // namespace lance::output

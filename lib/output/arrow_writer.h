@@ -8,7 +8,7 @@
 #include "output/sink.h"
 #include "output/writer.h"
 
-namespace lance {
+namespace lance::output {
 
 /// A BatchWriter producing an Arrow IPC stream on `sink` (which must outlive it): the schema
 /// message with `schema_metadata` as its custom_metadata and every field's metadata, one
@@ -16,4 +16,4 @@ namespace lance {
 std::unique_ptr<BatchWriter> make_arrow_writer(OutputSink& sink,
                                                std::map<std::string, std::string> schema_metadata = {});
 
-}  // namespace lance
+}  // namespace lance::output

@@ -1,7 +1,7 @@
 // csv: RFC 4180 with `\n` line ends (docs/output-format.md).
 #include "output/text_writers.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -40,4 +40,4 @@ std::unique_ptr<BatchWriter> make_csv_writer(OutputSink& sink, const TextOptions
   return std::make_unique<CsvWriter>(sink, options);
 }
 
-}  // namespace lance
+}  // namespace lance::output

@@ -2,7 +2,7 @@
 #include "output/text_writers.h"
 #include "output/value_text.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::unique_ptr<BatchWriter> make_json_writer(OutputSink& sink, bool lines) {
   return std::make_unique<JsonWriter>(sink, lines);
 }
 
-}  // namespace lance
+}  // namespace lance::output

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -256,4 +256,4 @@ void append_decimal_text(std::string& out, const uint8_t* le_bytes, int num_word
   }
 }
 
-}  // namespace lance
+}  // namespace lance::output

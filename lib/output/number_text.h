@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace lance {
+namespace lance::output {
 
 /// Appends a float64: shortest round-trip digits, ECMAScript layout (`0.1`, `1e+21`,
 /// `1e-7`, `-0`, `NaN`, `Infinity`, `-Infinity`).
@@ -30,4 +30,4 @@ uint16_t double_to_half(double value);
 /// (`-1250`, scale 2 → `-12.50`; scale -2 → `-125000`).
 void append_decimal_text(std::string& out, const uint8_t* le_bytes, int num_words, int32_t scale);
 
-}  // namespace lance
+}  // namespace lance::output

@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -56,4 +56,4 @@ void OutputFile::commit() {
   temp_path_.clear();
 }
 
-}  // namespace lance
+}  // namespace lance::output

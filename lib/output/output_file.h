@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace lance {
+namespace lance::output {
 
 /// Standard output, or (`-o FILE`) a temporary file in FILE's directory that is renamed to
 /// FILE by `commit()`, so a failed or interrupted run never leaves a partial FILE behind
@@ -34,4 +34,4 @@ class OutputFile {
   int fd_ = 1;
 };
 
-}  // namespace lance
+}  // namespace lance::output

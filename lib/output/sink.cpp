@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 
-namespace lance {
+namespace lance::output {
 
 OutputSink::OutputSink(int fd, size_t block_size)
     : fd_(fd), block_size_(block_size == 0 ? 1 : block_size), buffer_(block_size_) {}
@@ -73,4 +73,4 @@ void OutputSink::write_fully(const char* data, size_t size) {
   }
 }
 
-}  // namespace lance
+}  // namespace lance::output

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lance {
+namespace lance::output {
 
 /// The reader of our output went away (a write failed with EPIPE, e.g. `scan ... | head`).
 /// Not an `Error`: the CLI ends quietly with exit code 0.
@@ -58,4 +58,4 @@ class OutputSink {
   std::string name_;
 };
 
-}  // namespace lance
+}  // namespace lance::output

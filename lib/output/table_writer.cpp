@@ -6,7 +6,7 @@
 
 #include "output/value_text.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -173,4 +173,4 @@ std::unique_ptr<BatchWriter> make_table_writer(OutputSink& sink, const TableStyl
   return std::make_unique<TableWriter>(sink, style);
 }
 
-}  // namespace lance
+}  // namespace lance::output

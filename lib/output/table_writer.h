@@ -10,7 +10,7 @@
 
 #include "output/writer.h"
 
-namespace lance {
+namespace lance::output {
 
 struct TableStyle {
   size_t max_width = 0;            ///< total line width in columns (0 = no limit)
@@ -28,4 +28,4 @@ size_t display_width(std::string_view text);
 
 std::unique_ptr<BatchWriter> make_table_writer(OutputSink& sink, const TableStyle& style);
 
-}  // namespace lance
+}  // namespace lance::output

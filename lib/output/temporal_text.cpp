@@ -1,7 +1,7 @@
 #include "output/temporal_text.h"
 
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -162,4 +162,4 @@ void append_timestamp_text(std::string& out, int64_t value, TimeUnit unit, bool 
   text.append_to(out);
 }
 
-}  // namespace lance
+}  // namespace lance::output

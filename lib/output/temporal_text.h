@@ -8,7 +8,7 @@
 
 #include "array/types.h"
 
-namespace lance {
+namespace lance::output {
 
 /// `YYYY-MM-DD` of a count of days since 1970-01-01 (date32).
 void append_date_text(std::string& out, int64_t days);
@@ -26,4 +26,4 @@ void append_time_text(std::string& out, int64_t value, TimeUnit unit);
 /// `utc_suffix` (the timestamp type has a time zone; values are UTC instants).
 void append_timestamp_text(std::string& out, int64_t value, TimeUnit unit, bool utc_suffix);
 
-}  // namespace lance
+}  // namespace lance::output

@@ -7,7 +7,7 @@
 
 #include "output/writer.h"
 
-namespace lance {
+namespace lance::output {
 
 std::unique_ptr<BatchWriter> make_csv_writer(OutputSink& sink, const TextOptions& options);
 std::unique_ptr<BatchWriter> make_tsv_writer(OutputSink& sink, const TextOptions& options);
@@ -56,4 +56,4 @@ class DelimitedWriter : public BatchWriter {
   void quote_null_lookalike(const ArrayData& column, int64_t row, size_t start);
 };
 
-}  // namespace lance
+}  // namespace lance::output

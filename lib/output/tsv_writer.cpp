@@ -1,7 +1,7 @@
 // tsv: tab-separated cells with backslash escapes (docs/output-format.md).
 #include "output/text_writers.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -42,4 +42,4 @@ std::unique_ptr<BatchWriter> make_tsv_writer(OutputSink& sink, const TextOptions
   return std::make_unique<TsvWriter>(sink, options);
 }
 
-}  // namespace lance
+}  // namespace lance::output

@@ -8,7 +8,7 @@
 #include "output/number_text.h"
 #include "output/temporal_text.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -267,4 +267,4 @@ void append_base64(std::string& out, std::string_view bytes) {
   }
 }
 
-}  // namespace lance
+}  // namespace lance::output

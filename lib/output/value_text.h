@@ -9,7 +9,7 @@
 
 #include "array/array.h"
 
-namespace lance {
+namespace lance::output {
 
 /// Whether value `i` of `a` is null: its validity bit is clear, the array is of the null
 /// type, or it is a dictionary value whose index points at a null dictionary entry.
@@ -34,4 +34,4 @@ void append_json_string(std::string& out, std::string_view text);
 /// Appends standard base64 (RFC 4648 alphabet, `=` padding) of `bytes`.
 void append_base64(std::string& out, std::string_view bytes);
 
-}  // namespace lance
+}  // namespace lance::output

@@ -7,7 +7,7 @@
 #include "output/text_writers.h"
 #include "output/value_text.h"
 
-namespace lance {
+namespace lance::output {
 
 namespace {
 
@@ -145,4 +145,4 @@ void DelimitedWriter::finish() {
   sink_.flush();
 }
 
-}  // namespace lance
+}  // namespace lance::output

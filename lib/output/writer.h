@@ -11,7 +11,7 @@
 #include "array/array.h"
 #include "output/sink.h"
 
-namespace lance {
+namespace lance::output {
 
 enum class OutputFormat {
   csv, tsv, json, jsonl,
@@ -55,4 +55,4 @@ std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& s
 std::unique_ptr<BatchWriter> make_writer(OutputFormat format, OutputSink& sink, const TextOptions& options,
                                          const std::map<std::string, std::string>& schema_metadata = {});
 
-}  // namespace lance
+}  // namespace lance::output

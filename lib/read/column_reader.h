@@ -1,4 +1,5 @@
-// Reads rows of one leaf column across its pages, batching the I/O of many pages.
+// Reads rows of one leaf column across its pages, batching the I/O of many pages
+// (read/page_batch_planner.h plans the requests).
 #pragma once
 
 #include <future>
@@ -8,6 +9,8 @@
 #include <vector>
 
 #include "format/file_reader.h"
+#include "read/page_batch_planner.h"
+#include "read/reader_options.h"
 #include "structural/page_decoder.h"
 
 namespace lance::read {
@@ -15,42 +18,41 @@ namespace lance::read {
 /// Rows [begin, end) of a file.
 using structural::RowRange;
 
-/// Default byte budget of one I/O request: consecutive page reads of a column are grouped
-/// into requests of about this size so the scheduler can merge neighbours.
-inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
-
-/// The page-batch budget in bytes: kPageBatchBytes unless LANCE_CLI_PAGE_BATCH_BYTES is
-/// set (0 = one request per page, i.e. batching off).
-uint64_t page_batch_bytes();
-
 /// Rows of one 2.1+ leaf column. Not thread-safe.
 ///
-/// Reading is split so that I/O can run ahead of decoding:
-///   auto pending = col.start({{0, 8192}});   // metadata (if new pages) then data reads submitted
-///   ...                                        // e.g. decode the previous batch meanwhile
+/// Reading is split so that I/O can run ahead of decoding, and so that the metadata of many
+/// columns goes out in one request:
+///   MetadataRounds rounds;
+///   auto pending = col.plan({{0, 8192}}, rounds);  // no I/O: pages split, decoders made
+///   rounds.run(file->io(), 0);                      // metadata of every planned column
+///   col.submit(*pending);                           // data requests in flight
+///   ...                                             // e.g. decode the previous batch meanwhile
 ///   LeafData rows = col.finish(std::move(pending));
+/// `start` is plan + run + submit for this column alone.
 class ColumnReader {
  public:
-  ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type, std::string field_name);
+  /// `options`: page_batch_bytes and cache_rep_index are used; counters go to file->stats().
+  ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type, std::string field_name,
+               const ReaderOptions& options = {});
   ~ColumnReader();
 
-  /// Reads submitted for some rows, not yet decoded: per page its local row ranges and
+  /// Reads planned for some rows, not yet decoded: per page its local row ranges and
   /// where its data parts are in the request results.
   struct Pending {
-    struct PagePart {
-      size_t page;
-      std::vector<RowRange> local;
-      size_t request;  // index into futures
-      size_t first_part;
-      size_t num_parts;
-    };
-    std::vector<PagePart> pages;
+    std::vector<PageRows> pages;
+    std::vector<BatchSlot> slots;  ///< per page, after submit
     std::vector<std::future<std::vector<Bytes>>> futures;
     uint64_t num_rows = 0;
+    uint64_t priority = 0;
   };
 
-  /// Starts reading `ranges` (file rows; sorted, non-overlapping, non-empty, within the
-  /// column). Loads page metadata first when a page is new (a synchronous round).
+  /// Plans reading `ranges` (file rows; sorted, non-overlapping, non-empty, within the
+  /// column): no I/O; the touched pages' metadata reads are added to `rounds`, whose `run`
+  /// must come before `submit`. `*result` must outlive `rounds.run`.
+  std::unique_ptr<Pending> plan(std::span<const RowRange> ranges, MetadataRounds& rounds);
+  /// Submits the data requests of `pending` (after the metadata rounds ran).
+  void submit(Pending& pending);
+  /// plan + metadata rounds (one request, when a page is new) + submit.
   std::unique_ptr<Pending> start(std::span<const RowRange> ranges);
   /// Waits for the reads and decodes; the rows of all ranges, in order.
   structural::LeafData finish(std::unique_ptr<Pending> pending);
@@ -77,7 +79,8 @@ class ColumnReader {
   std::string field_name_;
   std::vector<uint64_t> page_starts_;  // first row of each page, plus the end
   std::map<size_t, std::unique_ptr<structural::PageDecoder>> decoders_;
-  uint64_t batch_budget_ = page_batch_bytes();
+  uint64_t batch_budget_;
+  bool cache_rep_index_;
 };
 
 }  // namespace lance::read

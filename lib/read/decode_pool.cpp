@@ -1,10 +1,8 @@
 #include "read/decode_pool.h"
 
-#include <cstdlib>
 #include <exception>
 #include <future>
 #include <mutex>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -15,15 +13,6 @@
 #include "common/error.h"
 
 namespace lance::read {
-
-DecodeMode decode_mode_from_env(DecodeMode fallback) {
-  const char* v = std::getenv("LANCE_CLI_DECODE_TASKS");
-  if (!v || !*v) return fallback;
-  std::string s(v);
-  if (s == "inline") return DecodeMode::inline_run;
-  if (s == "pool") return DecodeMode::pool;
-  throw_usage("LANCE_CLI_DECODE_TASKS={} (expected inline or pool)", s);
-}
 
 namespace {
 boost::asio::thread_pool& cpu_pool() {

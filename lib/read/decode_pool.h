@@ -13,10 +13,6 @@ enum class DecodeMode {
   pool,        ///< decode columns as tasks on the CPU pool (scans)
 };
 
-/// `fallback` unless LANCE_CLI_DECODE_TASKS is set to "inline" or "pool" (anything else:
-/// Error(usage)).
-DecodeMode decode_mode_from_env(DecodeMode fallback);
-
 /// Runs `task(i)` for every i in [0, n) and waits for all; rethrows the first exception.
 void run_decode_tasks(DecodeMode mode, size_t n, const std::function<void(size_t)>& task);
 

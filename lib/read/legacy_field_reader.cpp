@@ -364,7 +364,7 @@ class NodeBuilder {
   std::unique_ptr<LegacyNode> build(const format::LanceField& field, const TypePtr& out) {
     const TypePtr& stored = field.arrow->type;
     const uint32_t column = take(field);
-    return with_context(fmt::format("field '{}' (column {})", field.name, column),
+    return with_context([&] { return fmt::format("field '{}' (column {})", field.name, column); },
                         [&]() -> std::unique_ptr<LegacyNode> {
       if (is_blob_column(column)) {
         if (stored->is_binary_like()) return std::make_unique<BlobNode>(file_, column, out);

@@ -11,7 +11,7 @@ class StructuralFieldReader final : public FieldReader {
   /// `field`: a top-level field of the file's schema, or a pruned copy of one (see
   /// sub_field_reader.cpp); `cols`: the file columns of its structural leaves, in order.
   StructuralFieldReader(std::shared_ptr<format::FileReader> file, std::shared_ptr<const format::LanceField> field,
-                        const std::vector<uint32_t>& cols)
+                        const std::vector<uint32_t>& cols, const ReaderOptions& options)
       : file_(std::move(file)), field_(std::move(field)) {
     output_ = structural::output_field(field_->arrow);
     std::vector<const format::LanceField*> leaves;
@@ -24,7 +24,7 @@ class StructuralFieldReader final : public FieldReader {
         throw Error(ErrorKind::corrupt, fmt::format("{}: column {} (field '{}') has {} rows but the file has {}",
                                                     file_->path(), cols[i], leaves[i]->name, col.num_rows(),
                                                     file_->num_rows()));
-      columns_.push_back(std::make_unique<ColumnReader>(file_, cols[i], leaves[i]->arrow->type, leaves[i]->name));
+      columns_.push_back(std::make_unique<ColumnReader>(file_, cols[i], leaves[i]->arrow->type, leaves[i]->name, options));
     }
   }
 
@@ -32,7 +32,11 @@ class StructuralFieldReader final : public FieldReader {
 
   ArrayPtr read(uint64_t begin, uint64_t end) override {
     RowRange r{begin, end};
-    return finish(start(std::span<const RowRange>(&r, 1)));
+    MetadataRounds rounds;
+    auto p = plan(std::span<const RowRange>(&r, 1), rounds);
+    rounds.run(file_->io(), begin);
+    submit(*p);
+    return finish(std::move(p));
   }
 
   struct StructuralPending : Pending {
@@ -40,12 +44,17 @@ class StructuralFieldReader final : public FieldReader {
     uint64_t num_rows = 0;
   };
 
-  std::unique_ptr<Pending> start(std::span<const RowRange> ranges) override {
+  std::unique_ptr<Pending> plan(std::span<const RowRange> ranges, MetadataRounds& rounds) override {
     auto p = std::make_unique<StructuralPending>();
     p->ranges.assign(ranges.begin(), ranges.end());
     for (const auto& r : ranges) p->num_rows += r.size();
-    for (auto& c : columns_) p->columns.push_back(c->start(ranges));
+    for (auto& c : columns_) p->columns.push_back(c->plan(ranges, rounds));
     return p;
+  }
+
+  void submit(Pending& pending) override {
+    auto& p = static_cast<StructuralPending&>(pending);
+    for (size_t i = 0; i < columns_.size(); ++i) columns_[i]->submit(*p.columns[i]);
   }
 
   ArrayPtr finish(std::unique_ptr<Pending> pending) override {
@@ -54,7 +63,7 @@ class StructuralFieldReader final : public FieldReader {
     for (size_t i = 0; i < columns_.size(); ++i) leaves.push_back(columns_[i]->finish(std::move(p.columns[i])));
     if (!p.ranges.empty())
       for (auto& c : columns_) c->release_before(p.ranges.front().begin);
-    return with_context(fmt::format("{}: field '{}'", file_->path(), field_->name),
+    return with_context([&] { return fmt::format("{}: field '{}'", file_->path(), field_->name); },
                         [&] { return structural::assemble_field(*field_, leaves, p.num_rows); });
   }
 
@@ -67,7 +76,7 @@ class StructuralFieldReader final : public FieldReader {
 
 }  // namespace
 
-std::unique_ptr<FieldReader::Pending> FieldReader::start(std::span<const RowRange> ranges) {
+std::unique_ptr<FieldReader::Pending> FieldReader::plan(std::span<const RowRange> ranges, MetadataRounds&) {
   auto p = std::make_unique<Pending>();
   p->ranges.assign(ranges.begin(), ranges.end());
   return p;
@@ -80,21 +89,24 @@ ArrayPtr FieldReader::finish(std::unique_ptr<Pending> pending) {
   return concat_arrays(output_field()->type, parts);
 }
 
-std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {
+std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
+                                                          const ReaderOptions& options) {
   // Aliasing pointer: the field lives in the file's schema, kept alive by `file`.
   std::shared_ptr<const format::LanceField> field(file, &file->schema().fields.at(field_index));
   const auto& cols = file->field_columns().at(field_index);
-  return std::make_unique<StructuralFieldReader>(std::move(file), std::move(field), cols);
+  return std::make_unique<StructuralFieldReader>(std::move(file), std::move(field), cols, options);
 }
 
 std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file,
                                                           std::shared_ptr<const format::LanceField> field,
-                                                          const std::vector<uint32_t>& columns) {
-  return std::make_unique<StructuralFieldReader>(std::move(file), std::move(field), columns);
+                                                          const std::vector<uint32_t>& columns,
+                                                          const ReaderOptions& options) {
+  return std::make_unique<StructuralFieldReader>(std::move(file), std::move(field), columns, options);
 }
 
-std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index) {
-  if (file->version().is_structural()) return make_structural_field_reader(std::move(file), field_index);
+std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
+                                               const ReaderOptions& options) {
+  if (file->version().is_structural()) return make_structural_field_reader(std::move(file), field_index, options);
   return make_legacy_field_reader(std::move(file), field_index);
 }
 

@@ -53,7 +53,10 @@ class SubFieldReader final : public FieldReader {
 
   const FieldPtr& output_field() const override { return output_; }
   ArrayPtr read(uint64_t begin, uint64_t end) override { return descend(inner_->read(begin, end)); }
-  std::unique_ptr<Pending> start(std::span<const RowRange> ranges) override { return inner_->start(ranges); }
+  std::unique_ptr<Pending> plan(std::span<const RowRange> ranges, MetadataRounds& rounds) override {
+    return inner_->plan(ranges, rounds);
+  }
+  void submit(Pending& pending) override { inner_->submit(pending); }
   ArrayPtr finish(std::unique_ptr<Pending> pending) override { return descend(inner_->finish(std::move(pending))); }
 
  private:
@@ -70,7 +73,8 @@ class SubFieldReader final : public FieldReader {
 }  // namespace
 
 std::unique_ptr<FieldReader> make_sub_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
-                                                   const std::vector<size_t>& path, const std::string& name) {
+                                                   const std::vector<size_t>& path, const std::string& name,
+                                                   const ReaderOptions& options) {
   const format::LanceField& top = file->schema().fields.at(field_index);
   // The sub-field itself, for the output type.
   const format::LanceField* target = &top;
@@ -115,7 +119,7 @@ std::unique_ptr<FieldReader> make_sub_field_reader(std::shared_ptr<format::FileR
   check_corrupt(first + kept.size() <= all.size(), "field '{}': sub-field columns not found", top.name);
   std::vector<uint32_t> sub_cols(cols.begin() + static_cast<std::ptrdiff_t>(first),
                                  cols.begin() + static_cast<std::ptrdiff_t>(first + kept.size()));
-  auto inner = make_structural_field_reader(std::move(file), std::move(pruned), sub_cols);
+  auto inner = make_structural_field_reader(std::move(file), std::move(pruned), sub_cols, options);
   return std::make_unique<SubFieldReader>(std::move(inner), std::move(steps), std::move(output));
 }
 

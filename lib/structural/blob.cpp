@@ -1,5 +1,9 @@
 #include "structural/blob.h"
 
+#include <algorithm>
+#include <deque>
+#include <utility>
+
 #include "encoding/sizes.h"
 
 namespace lance::structural {
@@ -40,7 +44,7 @@ inline constexpr unsigned kBlobLevelBits = 16;
 class BlobDecoder final : public PageDecoder {
  public:
   BlobDecoder(const PageContext& ctx, const pb::BlobLayout& layout)
-      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), file_size_(ctx.io->file().size()) {
+      : ctx_(ctx), file_size_(ctx.file_size) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     if (layers_.empty()) layers_.push_back(pb::REPDEF_ALL_VALID_ITEM);
     for (auto l : layers_) def_levels_of(l);  // rejects unknown layers
@@ -62,33 +66,45 @@ class BlobDecoder final : public PageDecoder {
 
   const char* layout_name() const override { return "blob"; }
 
+  // Round 1 is the inner page's metadata (when it has any), round 2 its data (the
+  // descriptors); the blob bytes are the data round.
   std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) override {
-    descriptors_for_.clear();
     auto meta = inner_->metadata_ranges(rows);
     if (!meta.empty()) {
       stage_ = Stage::inner_metadata;
       return meta;
     }
-    stage_ = Stage::descriptors;
-    return inner_->data_ranges(rows);
+    return descriptor_ranges(rows);
   }
 
   void load_metadata(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
     with_context("blob descriptors", [&] {
       if (stage_ == Stage::inner_metadata) {
         inner_->load_metadata(rows, std::move(parts));
-        auto data = inner_->data_ranges(rows);
-        parts = data.empty() ? std::vector<Bytes>{} : io_->read(std::move(data), priority_ + first_row(rows));
+        stage_ = Stage::inner_loaded;
+        return;
       }
+      check_internal(stage_ == Stage::descriptors, "blob page: metadata loaded out of order");
       take_descriptors(rows, inner_->decode(rows, std::move(parts)));
+      stage_ = Stage::none;
     });
-    stage_ = Stage::none;
+  }
+
+  std::vector<io::ByteRange> more_metadata_ranges(std::span<const RowRange> rows) override {
+    if (stage_ != Stage::inner_loaded) return {};
+    return with_context("blob descriptors", [&] {
+      auto more = inner_->more_metadata_ranges(rows);
+      if (!more.empty()) {
+        stage_ = Stage::inner_metadata;
+        return more;
+      }
+      return descriptor_ranges(rows);
+    });
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
-    ensure_descriptors(rows);
     std::vector<io::ByteRange> out;
-    for (const auto& d : descriptors_)
+    for (const auto& d : descriptors_of(rows))
       if (d.size > 0) out.push_back({d.position, d.size});
     return out;
   }
@@ -97,10 +113,10 @@ class BlobDecoder final : public PageDecoder {
     LeafData out;
     out.layers = layers_;
     if (rows.empty()) return out;
-    ensure_descriptors(rows);
+    const std::vector<BlobDescriptor> descriptors = take_loaded(rows);
     uint64_t num_rows = 0;
     for (const auto& r : rows) num_rows += r.size();
-    check_corrupt(descriptors_.size() == num_rows, "{} blob descriptors for {} rows", descriptors_.size(), num_rows);
+    check_corrupt(descriptors.size() == num_rows, "{} blob descriptors for {} rows", descriptors.size(), num_rows);
     out.num_rows = num_rows;
     DataBlock& values = out.values;
     values.bits_per_offset = 64;
@@ -108,11 +124,11 @@ class BlobDecoder final : public PageDecoder {
     append_le<uint64_t>(values.offsets, 0);
     if (has_def_) out.def.reserve(num_rows);
     size_t next = 0;
-    for (uint64_t i = 0; i < descriptors_.size(); ++i) {
-      const BlobDescriptor& d = descriptors_[i];
+    for (uint64_t i = 0; i < descriptors.size(); ++i) {
+      const BlobDescriptor& d = descriptors[i];
       uint16_t def = 0;
       if (d.size > 0) {
-        check_corrupt(next < parts.size(), "blob read returned {} parts, fewer than the values", parts.size());
+        check_internal(next < parts.size(), "blob read returned {} parts, fewer than the values", parts.size());
         const Bytes& bytes = parts[next++];
         check_corrupt(bytes.size() == d.size, "blob of {} bytes read as {}", d.size, bytes.size());
         check_alloc(values.data.size() + bytes.size(), "blob values");
@@ -130,47 +146,75 @@ class BlobDecoder final : public PageDecoder {
       if (has_def_) out.def.push_back(def);
       append_le<uint64_t>(values.offsets, values.data.size());
     }
-    check_corrupt(next == parts.size(), "blob read returned {} parts for {} values", parts.size(), next);
+    check_internal(next == parts.size(), "blob read returned {} parts for {} values", parts.size(), next);
     return out;
   }
 
  private:
-  enum class Stage { none, inner_metadata, descriptors };
+  /// Where the metadata rounds are: none (idle or done), inner_metadata (the inner page's
+  /// metadata was asked for), inner_loaded (it arrived), descriptors (the descriptors were
+  /// asked for).
+  enum class Stage { none, inner_metadata, inner_loaded, descriptors };
 
-  static uint64_t first_row(std::span<const RowRange> rows) { return rows.empty() ? 0 : rows.front().begin; }
+  /// The inner page's data ranges (the descriptors of `rows`). When there are none the
+  /// descriptors are decoded at once and no round is needed.
+  std::vector<io::ByteRange> descriptor_ranges(std::span<const RowRange> rows) {
+    auto data = inner_->data_ranges(rows);
+    if (data.empty()) {
+      take_descriptors(rows, inner_->decode(rows, {}));
+      stage_ = Stage::none;
+      return {};
+    }
+    stage_ = Stage::descriptors;
+    return data;
+  }
 
   /// Keeps the descriptors of `rows` (decoded inner page) after checking them.
   void take_descriptors(std::span<const RowRange> rows, LeafData inner) {
     check_corrupt(inner.rep.empty() && inner.values.num_values == inner.num_levels(),
                   "blob descriptor page has its own levels");
-    descriptors_ = blob_descriptors(inner.values);
-    for (size_t i = 0; i < descriptors_.size(); ++i) {
-      const BlobDescriptor& d = descriptors_[i];
+    std::vector<BlobDescriptor> descriptors = blob_descriptors(inner.values);
+    for (size_t i = 0; i < descriptors.size(); ++i) {
+      const BlobDescriptor& d = descriptors[i];
       if (d.size == 0) continue;  // empty values and placeholders point nowhere
       check_corrupt(d.position <= file_size_ && d.size <= file_size_ - d.position,
                     "blob {} at [{}, +{}) lies outside the {}-byte file", i, d.position, d.size, file_size_);
     }
-    descriptors_for_.assign(rows.begin(), rows.end());
+    for (auto it = loaded_.begin(); it != loaded_.end(); ++it) {
+      if (same_rows(it->first, rows)) {
+        loaded_.erase(it);
+        break;
+      }
+    }
+    // A scan plans batch k+1 before it decodes batch k: keep a few row sets, oldest dropped.
+    if (loaded_.size() >= kMaxLoaded) loaded_.pop_front();
+    loaded_.emplace_back(std::vector<RowRange>(rows.begin(), rows.end()), std::move(descriptors));
   }
 
-  /// Descriptors for `rows`, read synchronously if the rounds were not run for them.
-  void ensure_descriptors(std::span<const RowRange> rows) {
-    if (same_rows(rows)) return;
-    with_context("blob descriptors", [&] {
-      auto meta = inner_->metadata_ranges(rows);
-      if (!meta.empty()) inner_->load_metadata(rows, io_->read(std::move(meta), priority_ + first_row(rows)));
-      auto data = inner_->data_ranges(rows);
-      take_descriptors(rows, inner_->decode(rows, data.empty() ? std::vector<Bytes>{}
-                                                                : io_->read(std::move(data), priority_ + first_row(rows))));
-    });
+  /// The loaded descriptors of `rows`: the metadata rounds must have run for them (the
+  /// planner runs them before data_ranges and decode).
+  const std::vector<BlobDescriptor>& descriptors_of(std::span<const RowRange> rows) const {
+    for (const auto& [r, d] : loaded_)
+      if (same_rows(r, rows)) return d;
+    throw_internal("blob page: data asked for rows whose descriptors were not loaded");
   }
 
-  bool same_rows(std::span<const RowRange> rows) const {
-    if (rows.size() != descriptors_for_.size()) return false;
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].begin != descriptors_for_[i].begin || rows[i].end != descriptors_for_[i].end) return false;
-    return !rows.empty();
+  /// Same, handed over (decode is the last use).
+  std::vector<BlobDescriptor> take_loaded(std::span<const RowRange> rows) {
+    for (auto it = loaded_.begin(); it != loaded_.end(); ++it) {
+      if (!same_rows(it->first, rows)) continue;
+      std::vector<BlobDescriptor> d = std::move(it->second);
+      loaded_.erase(it);
+      return d;
+    }
+    throw_internal("blob page: decoding rows whose descriptors were not loaded");
   }
+
+  static bool same_rows(std::span<const RowRange> a, std::span<const RowRange> b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+  static constexpr size_t kMaxLoaded = 4;
 
   PageContext ctx_;
   uint64_t file_size_;
@@ -179,8 +223,8 @@ class BlobDecoder final : public PageDecoder {
   format::PageInfo inner_page_;
   std::unique_ptr<PageDecoder> inner_;
   Stage stage_ = Stage::none;
-  std::vector<BlobDescriptor> descriptors_;
-  std::vector<RowRange> descriptors_for_;
+  /// Descriptors per planned row set, oldest first (see take_descriptors).
+  std::deque<std::pair<std::vector<RowRange>, std::vector<BlobDescriptor>>> loaded_;
 };
 
 }  // namespace

@@ -12,9 +12,9 @@
 // and `BlobLayout.layers` says what the def levels mean (e.g. [NULLABLE_ITEM]).
 //
 // Reading takes three I/O rounds (inner metadata, descriptors, blob bytes). Through the
-// two-round PageDecoder interface: round 1 loads the inner page's metadata and then reads
-// the descriptors synchronously (or, when the inner page needs no metadata, round 1 *is*
-// the descriptor read); round 2 reads the blob bytes.
+// PageDecoder protocol: metadata round 1 loads the inner page's metadata, and
+// `more_metadata_ranges` then asks for the descriptors as round 2 (when the inner page
+// needs no metadata, round 1 *is* the descriptor read); the data round reads the blob bytes.
 #pragma once
 
 #include <memory>

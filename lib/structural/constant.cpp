@@ -102,7 +102,7 @@ DataBlock parse_scalar_buffer(ByteView buf, const DataBlock& shape) {
 class ConstantDecoder final : public PageDecoder {
  public:
   ConstantDecoder(const PageContext& ctx, const pb::ConstantLayout& layout)
-      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), layout_(layout) {
+      : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     if (layers_.empty()) layers_.push_back(pb::REPDEF_NULLABLE_ITEM);
     max_rep_ = max_rep_level(layers_);
@@ -128,7 +128,7 @@ class ConstantDecoder final : public PageDecoder {
     out.layers = layers_;
     if (rows.empty()) return out;
     if (!initialized_) {
-      check_corrupt(ctx_.page->buffers.empty(), "constant page decoded before its buffers were read");
+      check_internal(ctx_.page->buffers.empty(), "constant page decoded before its buffers were read");
       init({});
     }
     for (const auto& r : rows) append_leaf(out, read_range(r.begin, r.end));
@@ -186,7 +186,7 @@ class ConstantDecoder final : public PageDecoder {
       default: throw_corrupt("constant page with {} buffers", bufs.size());
     }
     has_scalar_ = inl || value_buf != SIZE_MAX;
-    check_corrupt(parts.size() == bufs.size(), "constant page read returned {} of {} buffers", parts.size(),
+    check_internal(parts.size() == bufs.size(), "constant page read returned {} of {} buffers", parts.size(),
                   bufs.size());
     if (inl) {
       scalar_ = shape_;

@@ -1,6 +1,5 @@
 #include "structural/fullzip.h"
 
-#include <cstdlib>
 #include <optional>
 
 #include "encoding/decompress.h"
@@ -9,14 +8,6 @@ namespace lance::structural {
 
 namespace pb = ::lance::encodings21;
 using encoding::DataBlock;
-
-bool cache_rep_index() {
-  static const bool on = [] {
-    const char* v = std::getenv("LANCE_CLI_CACHE_REP_INDEX");
-    return v && (std::string(v) == "1" || std::string(v) == "true" || std::string(v) == "on");
-  }();
-  return on;
-}
 
 uint32_t control_word_bytes(uint32_t bits_rep, uint32_t bits_def) {
   uint32_t bits = bits_rep + bits_def;
@@ -32,7 +23,7 @@ namespace {
 class FullZipDecoder final : public PageDecoder {
  public:
   FullZipDecoder(const PageContext& ctx, const pb::FullZipLayout& layout)
-      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), layout_(layout) {
+      : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
     max_visible_def_ = max_visible_def(layers_);
@@ -62,7 +53,7 @@ class FullZipDecoder final : public PageDecoder {
     const uint64_t w = index_width();
     for (const auto& r : rows) check_range(r);
     // With the cache on, the whole index is read once and kept for later takes.
-    if (cache_rep_index()) return rep_index_ ? std::vector<io::ByteRange>{} : std::vector<io::ByteRange>{idx_buf};
+    if (ctx_.cache_rep_index) return rep_index_ ? std::vector<io::ByteRange>{} : std::vector<io::ByteRange>{idx_buf};
     std::vector<io::ByteRange> out;
     for (const auto& r : rows) out.push_back({idx_buf.offset + r.begin * w, (r.size() + 1) * w});
     return out;
@@ -86,15 +77,15 @@ class FullZipDecoder final : public PageDecoder {
                     data_buf.length);
       byte_ranges_.push_back({data_buf.offset + lo, hi - lo});
     };
-    if (cache_rep_index()) {
+    if (ctx_.cache_rep_index) {
       if (!rep_index_) {
-        check_corrupt(parts.size() == 1, "repetition index read returned {} parts", parts.size());
+        check_internal(parts.size() == 1, "repetition index read returned {} parts", parts.size());
         rep_index_ = std::move(parts[0]);
       }
       for (const auto& r : rows) add(entry(*rep_index_, r.begin), entry(*rep_index_, r.end));
       return;
     }
-    check_corrupt(parts.size() == rows.size(), "repetition index read returned {} parts", parts.size());
+    check_internal(parts.size() == rows.size(), "repetition index read returned {} parts", parts.size());
     for (size_t i = 0; i < rows.size(); ++i) add(entry(parts[i], 0), entry(parts[i], rows[i].size()));
   }
 
@@ -113,7 +104,7 @@ class FullZipDecoder final : public PageDecoder {
       return out;
     }
     if (!needs_index(rows)) return {data_buf};  // the whole page in one read, no index needed
-    check_corrupt(byte_ranges_.size() == rows.size(), "full-zip page planned before its repetition index was read");
+    check_internal(byte_ranges_.size() == rows.size(), "full-zip page planned before its repetition index was read");
     return byte_ranges_;
   }
 
@@ -121,7 +112,7 @@ class FullZipDecoder final : public PageDecoder {
     LeafData out;
     out.layers = layers_;
     if (rows.empty()) return out;
-    check_corrupt(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
+    check_internal(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
                   rows.size());
     for (size_t i = 0; i < rows.size(); ++i) {
       LeafData part;

@@ -86,7 +86,7 @@ uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAli
 class MiniBlockDecoder final : public PageDecoder {
  public:
   MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout)
-      : PageDecoder(ctx.io, ctx.page->priority), ctx_(ctx), layout_(layout) {
+      : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
     max_visible_def_ = max_visible_def(layers_);
@@ -119,7 +119,7 @@ class MiniBlockDecoder final : public PageDecoder {
     const auto& bufs = ctx_.page->buffers;
     const bool has_dict = layout_.has_dictionary();
     const bool has_rep_index = layout_.repetition_index_depth() > 0;
-    check_corrupt(parts.size() == 1u + has_dict + has_rep_index, "mini-block metadata read returned {} parts",
+    check_internal(parts.size() == 1u + has_dict + has_rep_index, "mini-block metadata read returned {} parts",
                   parts.size());
     Bytes empty;
     chunks_ = parse_miniblock_chunks(parts[0], layout_.has_large_chunk(), layout_.num_items(), bufs[1].length,
@@ -147,10 +147,10 @@ class MiniBlockDecoder final : public PageDecoder {
     LeafData out;
     out.layers = layers_;
     if (rows.empty()) return out;
-    check_corrupt(initialized_, "mini-block page decoded before its metadata was loaded");
+    check_internal(initialized_, "mini-block page decoded before its metadata was loaded");
     // Decode every needed chunk once.
     auto runs = chunk_runs(rows);
-    check_corrupt(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
+    check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
                   runs.size());
     std::map<size_t, DecodedChunk> decoded;
     for (size_t r = 0; r < runs.size(); ++r) {
@@ -158,8 +158,8 @@ class MiniBlockDecoder final : public PageDecoder {
       const uint64_t base = chunks_[first].offset;
       for (size_t c = first; c <= last; ++c) {
         const auto& info = chunks_[c];
-        chunks_decoded_counter()++;
-        decoded.emplace(c, with_context(fmt::format("chunk {}", c), [&] {
+        if (ctx_.stats) ctx_.stats->chunks_decoded++;
+        decoded.emplace(c, with_context([&] { return fmt::format("chunk {}", c); }, [&] {
           return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size), info.num_values);
         }));
       }
@@ -191,7 +191,7 @@ class MiniBlockDecoder final : public PageDecoder {
 
   /// Runs of consecutive needed chunks for sorted row ranges.
   std::vector<std::pair<size_t, size_t>> chunk_runs(std::span<const RowRange> rows) const {
-    check_corrupt(initialized_, "mini-block page planned before its metadata was loaded");
+    check_internal(initialized_, "mini-block page planned before its metadata was loaded");
     std::vector<std::pair<size_t, size_t>> runs;
     for (const auto& r : rows) {
       auto [first, last] = chunks_of(r);

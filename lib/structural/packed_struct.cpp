@@ -56,7 +56,7 @@ ArrayPtr packed_struct_to_array(const TypePtr& type, DataBlock&& values, const s
   for (size_t i = 0; i < fields.size(); ++i) {
     check_corrupt(children[i].num_values == values.num_values, "packed field '{}' has {} values for {} rows",
                   fields[i]->name, children[i].num_values, values.num_values);
-    a->children.push_back(with_context(fmt::format("packed field '{}'", fields[i]->name), [&] {
+    a->children.push_back(with_context([&] { return fmt::format("packed field '{}'", fields[i]->name); }, [&] {
       return values_to_array(fields[i]->type, std::move(children[i]), {});
     }));
   }

@@ -11,24 +11,6 @@ namespace lance::structural {
 
 namespace pb = ::lance::encodings21;
 
-std::atomic<uint64_t>& chunks_decoded_counter() {
-  static std::atomic<uint64_t> n{0};
-  return n;
-}
-
-LeafData PageDecoder::read_rows(uint64_t begin, uint64_t end) {
-  if (begin == end) {
-    std::vector<RowRange> none;
-    return decode(none, {});
-  }
-  RowRange r{begin, end};
-  std::span<const RowRange> rows(&r, 1);
-  auto meta = metadata_ranges(rows);
-  if (!meta.empty()) load_metadata(rows, io_->read(std::move(meta), priority_ + begin));
-  auto data = data_ranges(rows);
-  return decode(rows, data.empty() ? std::vector<Bytes>{} : io_->read(std::move(data), priority_ + begin));
-}
-
 std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
   check_corrupt(ctx.page && ctx.page->layout, "page has no structural layout");
   const pb::PageLayout& layout = *ctx.page->layout;

@@ -1,26 +1,31 @@
 // Page layout decoders of 2.1+ files: one object per (column, page) that turns row ranges
 // of the page into LeafData, reading only the bytes those rows need.
 //
-// Reading happens in up to two I/O rounds, so that a caller can batch the reads of many
-// pages (and columns) into one scheduler request:
+// A decoder never reads: it names byte ranges and is handed their bytes, so that the
+// page-batch planner (read/page_batch_planner.h) can send the reads of many pages and
+// columns as one scheduler request. A read of some rows runs in metadata rounds, then one
+// data round:
 //
-//   auto meta = dec->metadata_ranges(rows);      // 1. chunk metadata, dictionary, rep index…
-//   dec->load_metadata(rows, io.read(meta, p));  //    (skipped when `meta` is empty)
-//   auto data = dec->data_ranges(rows);          // 2. the chunks / values the rows need
+//   auto meta = dec->metadata_ranges(rows);        // round 1: chunk metadata, dictionary,
+//   while (!meta.empty()) {                        //   rep index… (skipped when empty)
+//     dec->load_metadata(rows, io.read(meta, p));
+//     meta = dec->more_metadata_ranges(rows);      // a further round (blob descriptors)
+//   }
+//   auto data = dec->data_ranges(rows);            // the chunks / values the rows need
 //   LeafData out = dec->decode(rows, io.read(data, p));
 //
-// `read_rows` does exactly that, synchronously, for one range.
+// read::read_page_rows does exactly that, synchronously, for one range.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "common/read_stats.h"
 #include "format/file_reader.h"
-#include "io/scheduler.h"
+#include "io/coalesce.h"
 #include "structural/leaf_data.h"
 
 namespace lance::structural {
@@ -30,6 +35,7 @@ struct RowRange {
   uint64_t begin = 0;
   uint64_t end = 0;
   uint64_t size() const { return end - begin; }
+  bool operator==(const RowRange&) const = default;
 };
 
 /// Decodes rows of one page. Not thread-safe.
@@ -40,8 +46,13 @@ class PageDecoder {
   /// Byte ranges (absolute file offsets) that must be loaded before `data_ranges(rows)`;
   /// empty when nothing (more) is needed. `rows` are sorted, non-overlapping, non-empty.
   virtual std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) = 0;
-  /// Takes the bytes of `metadata_ranges(rows)`, in the same order.
+  /// Takes the bytes of the last `metadata_ranges(rows)` / `more_metadata_ranges(rows)`
+  /// answer, in the same order.
   virtual void load_metadata(std::span<const RowRange> rows, std::vector<Bytes>&& parts) = 0;
+  /// Asked after each `load_metadata`: byte ranges of a further metadata round that the
+  /// loaded bytes point to (a blob page's descriptors after its inner page's metadata);
+  /// empty (the default) when `data_ranges(rows)` can be answered.
+  virtual std::vector<io::ByteRange> more_metadata_ranges(std::span<const RowRange> rows) { return {}; }
   /// Byte ranges holding the values and levels of `rows` (after metadata is loaded).
   virtual std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) = 0;
   /// Decodes `rows`, given the bytes of `data_ranges(rows)` in the same order. The
@@ -49,29 +60,22 @@ class PageDecoder {
   virtual LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) = 0;
   /// Layout name for messages: "mini-block", "full-zip", "constant", ...
   virtual const char* layout_name() const = 0;
-
-  /// Rows [begin, end) of the page, read synchronously through `io`.
-  LeafData read_rows(uint64_t begin, uint64_t end);
-
- protected:
-  explicit PageDecoder(io::IoScheduler* io, uint64_t priority) : io_(io), priority_(priority) {}
-  io::IoScheduler* io_;
-  uint64_t priority_;
 };
 
 /// What a page decoder needs to know about the file and the page.
 struct PageContext {
   const format::PageInfo* page = nullptr;
-  io::IoScheduler* io = nullptr;
   format::FileVersion version;
   /// The leaf column's Arrow type (constant and all-null pages build values from it).
   TypePtr leaf_type;
   /// The data file's size (blob descriptors point into it).
   uint64_t file_size = 0;
+  /// Counters (`chunks_decoded`); may be null.
+  ReadStats* stats = nullptr;
+  /// Full-zip pages keep their whole repetition index after the first partial read, so
+  /// later takes need one I/O per row range (read::ReaderOptions::cache_rep_index).
+  bool cache_rep_index = false;
 };
-
-/// Process-wide count of mini-block chunks decompressed (for `--stats`).
-std::atomic<uint64_t>& chunks_decoded_counter();
 
 /// Chooses the decoder for the page's layout. Throws Error(unsupported) for layouts this
 /// build does not read (the message names the layout).

@@ -1,16 +1,28 @@
-#include "arrow/lance_c.h"
+#include "capi/lance_c.h"
 
 #include <new>
 #include <string>
 #include <vector>
 
-#include "arrow/c_export.h"
+#include "capi/c_export.h"
 #include "common/error.h"
 #include "dataset/table_reader.h"
 
 namespace {
 
 thread_local std::string g_last_error;
+
+/// The C API's return codes (lance_c.h): those of the CLI's exit status.
+int error_code(lance::ErrorKind kind) {
+  switch (kind) {
+    case lance::ErrorKind::io: return 1;
+    case lance::ErrorKind::usage: return 2;
+    case lance::ErrorKind::unsupported: return 3;
+    case lance::ErrorKind::corrupt: return 4;
+    case lance::ErrorKind::internal: return 1;
+  }
+  return 1;
+}
 
 /// Runs `fn`; returns 0, or the error kind with the message kept for lance_last_error().
 template <typename Fn>
@@ -20,14 +32,14 @@ int capture_errors(Fn&& fn) {
     fn();
     return 0;
   } catch (const lance::Error& e) {
-    g_last_error = e.what();
-    return static_cast<int>(e.kind());
+    g_last_error = e.kind() == lance::ErrorKind::internal ? std::string("internal error: ") + e.what() : e.what();
+    return error_code(e.kind());
   } catch (const std::bad_alloc&) {
     g_last_error = "out of memory";
   } catch (const std::exception& e) {
     g_last_error = e.what();
   }
-  return static_cast<int>(lance::ErrorKind::io);
+  return error_code(lance::ErrorKind::io);
 }
 
 }  // namespace
@@ -46,7 +58,7 @@ extern "C" int lance_scan_stream(const char* path, const char* const* columns, i
     auto table = dataset::open_table(path, options);
     const uint64_t begin = static_cast<uint64_t>(offset);
     const uint64_t end = limit < 0 ? UINT64_MAX : begin + static_cast<uint64_t>(limit);
-    arrow::export_stream(arrow::make_table_batch_source(std::move(table), begin, end, static_cast<uint64_t>(batch_size)),
+    capi::export_stream(capi::make_table_batch_source(std::move(table), begin, end, static_cast<uint64_t>(batch_size)),
                          out);
   });
 }

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "array/array.h"
-#include "arrow/c_data.h"
+#include "capi/c_data.h"
 #include "dataset/table_reader.h"
 
-namespace lance::arrow {
+namespace lance::capi {
 
 /// Fills `out` with the type, name, nullability and metadata of `field` (children and
 /// dictionary included). The caller owns `out` and must release it.
@@ -58,4 +58,4 @@ void export_stream(std::unique_ptr<BatchSource> source, ArrowArrayStream* out);
 std::unique_ptr<BatchSource> make_table_batch_source(std::unique_ptr<dataset::TableReader> table, uint64_t begin,
                                                      uint64_t end, uint64_t batch_size);
 
-}  // namespace lance::arrow
+}  // namespace lance::capi

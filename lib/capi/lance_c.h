@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "arrow/c_data.h"
+#include "capi/c_data.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,8 +29,8 @@ extern "C" {
  * a stream of its rows
  * [offset, offset + limit) (limit < 0: to the end) in batches of `batch_size` rows
  * (0: 8192). `columns` is a NULL-terminated array of top-level column names, or NULL for
- * all columns. Returns 0 on success, else the error kind (1 I/O, 2 usage, 3 unsupported,
- * 4 corrupt file) with the message in lance_last_error(); `out` is then untouched. */
+ * all columns. Returns 0 on success, else the error code (1 I/O or internal error, 2 usage,
+ * 3 unsupported, 4 corrupt file) with the message in lance_last_error(); `out` is then untouched. */
 int lance_scan_stream(const char* path, const char* const* columns, int64_t offset, int64_t limit,
                            int64_t batch_size, struct ArrowArrayStream* out);
 

@@ -1,4 +1,4 @@
-#include "arrow/c_export.h"
+#include "capi/c_export.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "common/error.h"
-#include "read/file_scanner.h"
+#include "read/row_reader.h"
 
-namespace lance::arrow {
+namespace lance::capi {
 
 namespace {
 
@@ -243,7 +243,7 @@ int guarded(ArrowArrayStream* s, Fn&& fn) {
     switch (e.kind()) {
       case ErrorKind::usage: return EINVAL;
       case ErrorKind::unsupported: return ENOTSUP;
-      case ErrorKind::io: case ErrorKind::corrupt: return EIO;
+      case ErrorKind::io: case ErrorKind::corrupt: case ErrorKind::internal: return EIO;
     }
     return EIO;
   } catch (const std::bad_alloc&) {
@@ -348,4 +348,4 @@ std::unique_ptr<BatchSource> make_table_batch_source(std::unique_ptr<dataset::Ta
   return std::make_unique<TableBatchSource>(std::move(table), begin, end, batch_size);
 }
 
-}  // namespace lance::arrow
+}  // namespace lance::capi

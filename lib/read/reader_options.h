@@ -1,0 +1,45 @@
+// Every setting of a read, in one object: filled once by the caller (the CLI: from its
+// flags and LANCE_CLI_* variables, app/reader_options_env.cpp) and passed down through
+// dataset::open_table / Dataset::open / FileRowReader to the I/O scheduler, the column
+// readers and the page decoders. Nothing below app/ reads the environment.
+//
+// Usage:
+//   read::ReaderOptions opts;
+//   opts.io.io_threads = 4;
+//   opts.stats = std::make_shared<ReadStats>();   // one set of counters for the whole read
+//   auto file = format::FileReader::open(path, opts.io, opts.stats);
+//   read::FileRowReader rows(file, {0, 1}, opts);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "common/read_stats.h"
+#include "io/scheduler.h"
+#include "read/decode_pool.h"
+
+namespace lance::read {
+
+/// Default byte budget of one data request: consecutive page reads of a column are grouped
+/// into requests of about this size so the scheduler can merge neighbours.
+inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
+
+struct ReaderOptions {
+  /// I/O parallelism, coalescing gap (block size), max IOP size, bytes in flight.
+  io::IoOptions io;
+  // (Object-store settings, io::StorageOptions, go here when lib/io has them.)
+
+  /// Page-batch budget in bytes (read/page_batch_planner.h); 0 = one request per page.
+  uint64_t page_batch_bytes = kPageBatchBytes;
+  /// Where decoding runs; unset: the CPU pool for scans, inline for takes.
+  std::optional<DecodeMode> decode_mode;
+  /// Full-zip pages keep their whole repetition index after the first partial read, so
+  /// later takes need one I/O per row range.
+  bool cache_rep_index = false;
+  /// Counters of everything read with these options (shared by every file opened with
+  /// them); null: each file counts on its own (format::FileReader::stats()).
+  std::shared_ptr<ReadStats> stats;
+};
+
+}  // namespace lance::read

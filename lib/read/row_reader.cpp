@@ -1,0 +1,119 @@
+#include "read/row_reader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string_view>
+
+#include "array/take.h"
+#include "read/decode_pool.h"
+#include "read/field_reader.h"
+
+namespace lance::read {
+
+FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields,
+                             const ReaderOptions& options)
+    : file_(std::move(file)),
+      field_indices_(std::move(fields)),
+      scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
+      take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_run)),
+      decode_mode_(scan_decode_mode_) {
+  for (size_t fi : field_indices_) {
+    readers_.push_back(make_field_reader(file_, fi, options));
+    fields_.push_back(readers_.back()->output_field());
+  }
+}
+
+FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std::vector<ColumnSelection>& columns,
+                             const ReaderOptions& options)
+    : file_(std::move(file)),
+      scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
+      take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_run)),
+      decode_mode_(scan_decode_mode_) {
+  for (const auto& c : columns) {
+    field_indices_.push_back(c.field);
+    readers_.push_back(c.path.empty() ? make_field_reader(file_, c.field, options)
+                                      : make_sub_field_reader(file_, c.field, c.path, c.name, options));
+    fields_.push_back(readers_.back()->output_field());
+  }
+}
+
+FileRowReader::~FileRowReader() = default;
+FileRowReader::FileRowReader(FileRowReader&&) noexcept = default;
+
+std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<structural::RowRange> ranges) {
+  auto p = std::make_unique<PendingBatch>();
+  for (const auto& r : ranges) {
+    check_corrupt(r.begin < r.end && r.end <= num_rows(), "rows [{}, {}) outside a file of {}", r.begin, r.end,
+                  num_rows());
+    p->num_rows += r.size();
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  MetadataRounds rounds;
+  for (auto& f : readers_) p->fields.push_back(f->plan(ranges, rounds));
+  rounds.run(file_->io(), ranges.empty() ? 0 : ranges.front().begin);
+  for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->submit(*p->fields[i]);
+  file_->stats().plan_ns += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  return p;
+}
+
+RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
+  RecordBatch batch;
+  batch.fields = fields_;
+  batch.num_rows = static_cast<int64_t>(pending->num_rows);
+  batch.columns.resize(readers_.size());
+  // Each field decodes independently (its own column readers), so fields can run as tasks.
+  run_decode_tasks(pending->num_rows == 0 ? DecodeMode::inline_run : decode_mode_, readers_.size(), [&](size_t i) {
+    if (pending->num_rows == 0) batch.columns[i] = make_null_array(fields_[i]->type, 0);
+    else batch.columns[i] = readers_[i]->finish(std::move(pending->fields[i]));
+  });
+  return batch;
+}
+
+RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
+  for (uint64_t r : rows)
+    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, file_->path(), num_rows());
+  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<structural::RowRange> ranges;
+  for (uint64_t r : sorted) {
+    if (!ranges.empty() && ranges.back().end == r) ranges.back().end = r + 1;
+    else ranges.push_back({r, r + 1});
+  }
+  // Random access decodes little: inline, unless the options say otherwise.
+  const DecodeMode saved = decode_mode_;
+  decode_mode_ = take_decode_mode_;
+  RecordBatch read;
+  try {
+    read = ranges.empty() ? read_range(0, 0) : finish(start(ranges));
+  } catch (...) {
+    decode_mode_ = saved;
+    throw;
+  }
+  decode_mode_ = saved;
+  // Position of each requested row within `read` (which holds `sorted` in order).
+  std::vector<int64_t> index(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    index[i] = std::lower_bound(sorted.begin(), sorted.end(), rows[i]) - sorted.begin();
+  bool identity = sorted.size() == rows.size() && std::equal(sorted.begin(), sorted.end(), rows.begin());
+  if (identity) return read;
+  RecordBatch out;
+  out.fields = read.fields;
+  out.num_rows = static_cast<int64_t>(rows.size());
+  for (const auto& c : read.columns) out.columns.push_back(take_array(c, index));
+  return out;
+}
+
+RecordBatch FileRowReader::read_range(uint64_t begin, uint64_t end) {
+  RecordBatch batch;
+  batch.fields = fields_;
+  batch.num_rows = static_cast<int64_t>(end - begin);
+  if (begin == end) {
+    for (auto& r : readers_) batch.columns.push_back(make_null_array(r->output_field()->type, 0));
+    return batch;
+  }
+  return finish(start({{begin, end}}));
+}
+
+}  // namespace lance::read

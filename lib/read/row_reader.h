@@ -1,0 +1,72 @@
+// The row reader of one Lance data file: projection and row selection (a range for scans,
+// indices for take) → record batches in row order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "format/file_reader.h"
+#include "read/column_selection.h"
+#include "read/decode_pool.h"
+#include "read/field_reader.h"
+#include "read/reader_options.h"
+#include "structural/page_decoder.h"
+
+namespace lance::read {
+
+/// Default rows per output batch.
+inline constexpr uint64_t kDefaultBatchSize = 8192;
+
+/// Rows of a file, read field by field. Not thread-safe.
+class FileRowReader {
+ public:
+  /// `options`: page batching, decode mode and the rep-index cache (the file was opened with
+  /// its I/O options and counters).
+  FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields, const ReaderOptions& options = {});
+  /// Columns that may be nested sub-fields: only their leaf columns are read.
+  FileRowReader(std::shared_ptr<format::FileReader> file, const std::vector<ColumnSelection>& columns,
+                const ReaderOptions& options = {});
+  ~FileRowReader();
+  FileRowReader(FileRowReader&&) noexcept;
+
+  /// Output fields (dictionary types decoded to their value types).
+  const std::vector<FieldPtr>& fields() const { return fields_; }
+  uint64_t num_rows() const { return file_->num_rows(); }
+
+  /// Rows [begin, end) as one batch (begin ≤ end ≤ num_rows()).
+  RecordBatch read_range(uint64_t begin, uint64_t end);
+
+  /// Reads of a batch submitted but not decoded: lets a scan read batch k+1 while
+  /// batch k is decoded and written.
+  struct PendingBatch {
+    std::vector<std::unique_ptr<FieldReader::Pending>> fields;
+    uint64_t num_rows = 0;
+  };
+  /// Starts reading `ranges` (sorted, non-overlapping, non-empty, within the file): the
+  /// metadata every projected column needs goes out as one request per round (usually one,
+  /// none when the pages are known already), then the data requests are submitted.
+  std::unique_ptr<PendingBatch> start(std::vector<structural::RowRange> ranges);
+  /// The rows of all ranges of `pending`, in order.
+  RecordBatch finish(std::unique_ptr<PendingBatch> pending);
+
+  /// Rows by number, in the order given (repeats allowed): each needed page's bytes
+  /// are fetched in batched requests, every row read once. Throws Error(usage) for a row
+  /// ≥ num_rows().
+  RecordBatch take(std::span<const uint64_t> rows);
+
+ private:
+  std::shared_ptr<format::FileReader> file_;
+  std::vector<size_t> field_indices_;
+  std::vector<FieldPtr> fields_;
+  DecodeMode scan_decode_mode_;  ///< for start/finish (scans)
+  DecodeMode take_decode_mode_;  ///< for take (random access decodes little)
+  DecodeMode decode_mode_;       ///< the one in use
+  std::vector<std::unique_ptr<FieldReader>> readers_;
+};
+
+}  // namespace lance::read

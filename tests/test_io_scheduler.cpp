@@ -1,0 +1,211 @@
+// The I/O scheduler (io/scheduler.h): priority order, the bytes-in-flight bound, errors
+// reaching the caller whose range failed, cancellation.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "common/cancel.h"
+#include "common/error.h"
+#include "io/file.h"
+#include "io/scheduler.h"
+
+using lance::Bytes;
+using lance::io::ByteRange;
+using lance::io::IoOptions;
+using lance::io::IoScheduler;
+
+namespace {
+
+/// A MemoryFile that records its reads, can hold them at a gate, and fails reads that touch
+/// [fail_from, fail_to).
+class RecordingFile final : public lance::io::RandomAccessFile {
+ public:
+  explicit RecordingFile(size_t size) : inner_("recorded.bin", pattern(size)) {}
+
+  const std::string& path() const override { return inner_.path(); }
+  uint64_t size() const override { return inner_.size(); }
+  void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override {
+    {
+      std::unique_lock lock(mutex_);
+      order_.push_back(offset);
+      ++entered_;
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return open_; });
+    }
+    const uint64_t now = in_flight_ += length;
+    uint64_t seen = max_in_flight_.load();
+    while (now > seen && !max_in_flight_.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(delay_);
+    in_flight_ -= length;
+    if (offset < fail_to_ && offset + length > fail_from_) lance::throw_io("{}: bad sector at {}", path(), offset);
+    inner_.read_at(offset, length, out);
+  }
+
+  void close_gate() {
+    std::lock_guard lock(mutex_);
+    open_ = false;
+  }
+  void open_gate() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  /// Waits until `n` reads have started (reached the gate).
+  void wait_entered(int n) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return entered_ >= n; });
+  }
+  std::vector<uint64_t> order() const {
+    std::lock_guard lock(mutex_);
+    return order_;
+  }
+  uint64_t max_in_flight() const { return max_in_flight_; }
+  void fail(uint64_t from, uint64_t to) { fail_from_ = from, fail_to_ = to; }
+  void set_delay(std::chrono::milliseconds d) { delay_ = d; }
+
+  static Bytes pattern(size_t n) {
+    Bytes b(n);
+    for (size_t i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(i * 7 + 3);
+    return b;
+  }
+
+ private:
+  lance::io::MemoryFile inner_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  bool open_ = true;
+  mutable int entered_ = 0;
+  mutable std::vector<uint64_t> order_;
+  mutable std::atomic<uint64_t> in_flight_{0}, max_in_flight_{0};
+  uint64_t fail_from_ = 0, fail_to_ = 0;
+  std::chrono::milliseconds delay_{0};
+};
+
+IoOptions one_at_a_time() {
+  IoOptions o;
+  o.io_threads = 1;
+  o.block_size = 0;  // no merging: one read per range
+  return o;
+}
+
+Bytes slice(uint64_t offset, uint64_t length) {
+  Bytes all = RecordingFile::pattern(offset + length);
+  return Bytes(all.begin() + static_cast<std::ptrdiff_t>(offset), all.end());
+}
+
+}  // namespace
+
+TEST_CASE("io scheduler: queued reads start in priority order, FIFO within a priority", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(4096);
+  IoScheduler io(file, one_at_a_time());
+  file->close_gate();
+  auto blocker = io.submit({{0, 8}}, 0);  // holds the only read slot
+  file->wait_entered(1);
+  auto c = io.submit({{300, 8}}, 30);
+  auto b1 = io.submit({{200, 8}}, 20);
+  auto a = io.submit({{100, 8}}, 10);
+  auto b2 = io.submit({{250, 8}}, 20);
+  file->open_gate();
+  for (auto* f : {&blocker, &c, &b1, &a, &b2}) f->get();
+  CHECK(file->order() == std::vector<uint64_t>{0, 100, 200, 250, 300});
+}
+
+TEST_CASE("io scheduler: each caller gets exactly its ranges, merged reads un-merged", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(10000);
+  IoOptions o;
+  o.block_size = 4096;
+  IoScheduler io(file, o);
+  auto parts = io.read({{10, 5}, {0, 3}, {5000, 20}, {12, 1}}, 0);
+  REQUIRE(parts.size() == 4);
+  CHECK(parts[0] == slice(10, 5));
+  CHECK(parts[1] == slice(0, 3));
+  CHECK(parts[2] == slice(5000, 20));
+  CHECK(parts[3] == slice(12, 1));
+  CHECK(io.stats().requests == 1);
+  CHECK(io.stats().iops == 2);  // [0, 15) merged; 5000 is more than a block away
+}
+
+TEST_CASE("io scheduler: bytes in flight stay under the bound", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(4096);
+  file->set_delay(std::chrono::milliseconds(5));
+  IoOptions o;
+  o.io_threads = 8;
+  o.block_size = 0;
+  o.max_bytes_in_flight = 100;
+  IoScheduler io(file, o);
+  std::vector<std::future<std::vector<Bytes>>> futures;
+  for (uint64_t i = 0; i < 6; ++i) futures.push_back(io.submit({{i * 200, 60}}, i));
+  for (auto& f : futures) CHECK(f.get().at(0).size() == 60);
+  CHECK(file->max_in_flight() <= 100);
+
+  // One read larger than the bound still runs (alone) instead of stalling.
+  CHECK(io.read_range({1000, 500}).size() == 500);
+}
+
+TEST_CASE("io scheduler: a failed read reaches only the caller whose range it served", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(4096);
+  file->fail(100, 110);
+  IoScheduler io(file, one_at_a_time());
+  auto ok1 = io.submit({{0, 10}}, 0);
+  auto bad = io.submit({{50, 10}, {100, 10}}, 1);
+  auto ok2 = io.submit({{200, 10}}, 2);
+  CHECK(ok1.get().at(0) == slice(0, 10));
+  CHECK(ok2.get().at(0) == slice(200, 10));
+  try {
+    bad.get();
+    FAIL("expected an I/O error");
+  } catch (const lance::Error& e) {
+    CHECK(e.kind() == lance::ErrorKind::io);
+    CHECK(std::string(e.what()).find("bad sector at 100") != std::string::npos);
+  }
+  // A range past the end of the file: corrupt, for that caller, before any read.
+  auto past = io.submit({{4090, 10}}, 0);
+  try {
+    past.get();
+    FAIL("expected a corrupt-file error");
+  } catch (const lance::Error& e) {
+    CHECK(e.kind() == lance::ErrorKind::corrupt);
+  }
+  CHECK(io.read_range({300, 4}) == slice(300, 4));  // the scheduler still works
+}
+
+TEST_CASE("io scheduler: after a cancel request, queued reads fail with Cancelled", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(4096);
+  IoScheduler io(file, one_at_a_time());
+  file->close_gate();
+  auto running = io.submit({{0, 8}}, 0);
+  file->wait_entered(1);
+  auto queued = io.submit({{100, 8}}, 1);
+  struct ClearCancel {
+    ~ClearCancel() { lance::request_cancel(0); }  // whatever happens, later tests run uncancelled
+  } clear;
+  lance::request_cancel(SIGINT);
+  file->open_gate();
+  CHECK(running.get().at(0) == slice(0, 8));  // already reading: completes
+  CHECK_THROWS_AS(queued.get(), lance::Cancelled);
+  lance::request_cancel(0);
+  CHECK(file->order() == std::vector<uint64_t>{0});  // the queued read never touched the file
+  CHECK(io.read_range({100, 8}) == slice(100, 8));
+}
+
+TEST_CASE("io scheduler: counters go to the shared stats object too", "[io][scheduler]") {
+  auto stats = std::make_shared<lance::ReadStats>();
+  auto file = std::make_shared<RecordingFile>(4096);
+  {
+    IoScheduler a(file, one_at_a_time(), stats);
+    IoScheduler b(file, one_at_a_time(), stats);
+    a.read({{0, 10}, {100, 10}}, 0);
+    b.read_range({200, 5});
+    CHECK(a.stats().requests == 1);
+    CHECK(b.stats().requests == 1);
+  }
+  CHECK(stats->requests == 2);
+  CHECK(stats->iops == 3);
+  CHECK(stats->bytes_read == 25);
+}

@@ -1,0 +1,73 @@
+// app/reader_options_env.cpp: the LANCE_CLI_* variables → read::ReaderOptions (names and
+// defaults as README's "Tuning" table documents them).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "../app/reader_options_env.h"
+#include "common/error.h"
+
+namespace {
+
+std::map<std::string, std::string> g_vars;
+
+const char* lookup(const char* name) {
+  auto it = g_vars.find(name);
+  return it == g_vars.end() ? nullptr : it->second.c_str();
+}
+
+lance::read::ReaderOptions parse(std::map<std::string, std::string> vars) {
+  g_vars = std::move(vars);
+  return lance::app::reader_options_from(lookup);
+}
+
+}  // namespace
+
+TEST_CASE("reader options: defaults without variables", "[options]") {
+  const auto o = parse({});
+  CHECK(o.io.io_threads == 8);
+  CHECK(o.io.block_size == 4096);
+  CHECK(o.io.max_iop_size == 16u << 20);
+  CHECK(o.io.max_bytes_in_flight == 256u << 20);
+  CHECK(o.page_batch_bytes == 8u << 20);
+  CHECK(!o.decode_mode);
+  CHECK(!o.cache_rep_index);
+  REQUIRE(o.stats);  // one counter set for everything the process reads
+}
+
+TEST_CASE("reader options: every variable lands in its field", "[options]") {
+  const auto o = parse({{"LANCE_CLI_IO_THREADS", "3"},
+                        {"LANCE_CLI_BLOCK_SIZE", "0"},
+                        {"LANCE_CLI_MAX_IOP_SIZE", "65536"},
+                        {"LANCE_CLI_IO_BYTES_IN_FLIGHT", "1000"},
+                        {"LANCE_CLI_PAGE_BATCH_BYTES", "0"},
+                        {"LANCE_CLI_DECODE_TASKS", "inline"},
+                        {"LANCE_CLI_CACHE_REP_INDEX", "1"}});
+  CHECK(o.io.io_threads == 3);
+  CHECK(o.io.block_size == 0);
+  CHECK(o.io.max_iop_size == 65536);
+  CHECK(o.io.max_bytes_in_flight == 1000);
+  CHECK(o.page_batch_bytes == 0);
+  CHECK(o.decode_mode == lance::read::DecodeMode::inline_run);
+  CHECK(o.cache_rep_index);
+  CHECK(parse({{"LANCE_CLI_DECODE_TASKS", "pool"}}).decode_mode == lance::read::DecodeMode::pool);
+  CHECK(parse({{"LANCE_CLI_IO_THREADS", "0"}}).io.io_threads == 1);  // at least one
+  CHECK(!parse({{"LANCE_CLI_CACHE_REP_INDEX", "0"}}).cache_rep_index);
+}
+
+TEST_CASE("reader options: a malformed value is a usage error naming the variable", "[options]") {
+  for (const auto& [name, value] : std::map<std::string, std::string>{{"LANCE_CLI_IO_THREADS", "four"},
+                                                                       {"LANCE_CLI_BLOCK_SIZE", "-1"},
+                                                                       {"LANCE_CLI_PAGE_BATCH_BYTES", "8M"},
+                                                                       {"LANCE_CLI_DECODE_TASKS", "threads"}}) {
+    INFO(name << "=" << value);
+    try {
+      parse({{name, value}});
+      FAIL("expected a usage error");
+    } catch (const lance::Error& e) {
+      CHECK(e.kind() == lance::ErrorKind::usage);
+      CHECK(std::string(e.what()).find(name) != std::string::npos);
+    }
+  }
+}
