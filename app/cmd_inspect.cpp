@@ -13,6 +13,7 @@
 #include "inspect/dataset_meta.h"
 #include "inspect/inspect.h"
 #include "inspect/render.h"
+#include "inspect/v1_report.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -122,8 +123,10 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
       run.command = [args] {
         if (is_dataset(args->path))
           print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version)), *args);
+        else if (auto file = open_file(*args, "inspect meta"); file->v1())
+          print(inspect::inspect_v1_meta(*file), *args);  // legacy v1: its own description
         else
-          print(inspect::inspect_file_meta(*open_file(*args, "inspect meta")), *args);
+          print(inspect::inspect_file_meta(*file), *args);
       };
     });
   }
@@ -149,7 +152,9 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
         filter.columns = *columns;
         if (has_page && *page < 0) throw_usage("--page must be ≥ 0 (got {})", *page);
         if (has_page) filter.page = static_cast<uint64_t>(*page);
-        print(inspect::inspect_pages(*open_file(*args, "inspect pages"), filter), *args);
+        auto file = open_file(*args, "inspect pages");
+        if (file->v1()) print(inspect::inspect_v1_pages(*file, filter), *args);  // legacy v1: the page table
+        else print(inspect::inspect_pages(*file, filter), *args);
       };
     });
   }
