@@ -8,7 +8,9 @@
 // installed here with `npm ci` when missing):
 //   lancedb-0.23.0  @lancedb/lancedb 0.23.0 (Lance 1.0.0)    2.1 / 2.2 all-null fixed_size_list pages
 //   lancedb-0.26.2  @lancedb/lancedb 0.26.2 (Lance 2.0.0)    same
-//   lancedb-0.39.0  @lancedb/lancedb 0.39.0 (Lance 12.0)     2.3 ("next"): sparse layout, RLE children
+//   lancedb-0.39.0  @lancedb/lancedb 0.39.0 (Lance 12.0)     2.3 ("next"): sparse layout (forced with
+//                                                            lance-encoding:structural-encoding=sparse;
+//                                                            Lance 12 picks mini-block by itself), RLE children
 //   lancedb-0.12.0  @lancedb/lancedb 0.12.0 (Lance 0.19.1)   legacy v1 files (dataStorageVersion "legacy")
 //   vectordb-0.4.20 vectordb 0.4.20 (Lance 0.10.18)          legacy v1 files (its only format)
 //
@@ -221,8 +223,11 @@ function next23(h) {
       { name: 'l_s', type: new arrow.List(F('item', new arrow.Struct([F('a', new arrow.Int32()), F('b', new arrow.Utf8())]))), values: listOf(() => (rng.chance(0.1) ? null : { a: rng.chance(0.1) ? null : rng.int(0, 9), b: sentence(rng, 0, 6) })) },
       { name: 's_l', type: new arrow.Struct([F('n', new arrow.Int32()), F('vals', new arrow.List(F('item', new arrow.Int32())))]), values: Array.from({ length: N }, () => (rng.chance(0.1) ? null : { n: rng.int(0, 9), vals: rng.chance(0.15) ? null : Array.from({ length: rng.int(0, 3) }, () => rng.int(0, 9)) })) },
     ],
-    notes: 'Lance 12 "next" (2.3): lists with null and empty lists (sparse page layout), a list of lists, a list of structs, a struct holding a list.',
+    notes: 'Lance 12 "next" (2.3): lists with null and empty lists, a list of lists, a list of structs, a struct holding a '
+      + 'list; every column but id forced to the sparse page layout (lance-encoding:structural-encoding=sparse).',
   };
+  // Lance 12 picks mini-block for these by itself; the field metadata forces the sparse layout.
+  for (const c of sparse.cols) if (c.name !== 'id') c.metadata = { 'lance-encoding:structural-encoding': 'sparse' };
   const M = 2500;
   const runs = (minLen, maxLen, gen) => {
     const out = [];

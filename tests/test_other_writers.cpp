@@ -12,7 +12,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "cli_runner.h"
+#include "corrupt_variants.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
@@ -116,7 +119,10 @@ TEST_CASE("other writers: take, count, head and schema", "[writers][golden][take
       REQUIRE(fields.size() == e["columns"].size());
       for (size_t i = 0; i < fields.size(); ++i) {
         CHECK(fields[i]["name"] == e["columns"][i]["name"]);
-        CHECK(fields[i]["arrow_type"] == e["columns"][i]["arrow_type"]);
+        // the generator writes apache-arrow's dictionary name, which adds ", ordered=0"
+        std::string want = e["columns"][i]["arrow_type"];
+        if (auto at = want.find(", ordered=0"); at != std::string::npos) want.erase(at, 11);
+        CHECK(fields[i]["arrow_type"] == want);
       }
     }
   }
@@ -177,8 +183,7 @@ TEST_CASE("legacy v1 files: inspect meta, schema and the page table", "[writers]
         REQUIRE(!pages["fields"].empty());
         for (const auto& fp : pages["fields"]) {
           REQUIRE(fp["pages"].size() == meta["batch_rows"].size());
-          for (const auto& pg : fp["pages"])
-            if (fp["encoding"] != "none (struct: its children have the pages)") CHECK(pg["position"].get<uint64_t>() > 0);
+          for (const auto& pg : fp["pages"]) CHECK(pg["position"].get<uint64_t>() < meta["file_size"].get<uint64_t>());
         }
         auto one = run_cli({"inspect", "pages", f, "-c", "id", "--page", "0"});
         REQUIRE(one.exit_code == 0);
@@ -209,4 +214,36 @@ TEST_CASE("a file format version this build does not read is unsupported (exit 3
       }
     }
   }
+}
+
+TEST_CASE("corrupt files of other writers end with a typed error", "[writers][corrupt]") {
+  // v1 files: truncations and byte flips anywhere (blind); 2.x files of these writers: the
+  // structural variants of the corrupt-file suite.
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("lance-cli-test-writers-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  size_t runs = 0;
+  for (const auto& e : writers_index()["datasets"]) {
+    const std::string name = e["name"];
+    if (name.find("frags") != std::string::npos || name.find("v2.2") != std::string::npos) continue;  // enough
+    for (const auto& f : data_files(source_path("data/" + e["dataset"].get<std::string>()))) {
+      const std::string original = read_text(f);
+      const uint64_t seed = std::hash<std::string>{}(name);
+      auto variants = is_v1(e) ? lance::testing::make_blind_variants(original, seed, 40)
+                               : lance::testing::make_variants(original, lance::testing::file_regions(f), seed, 6, 6);
+      for (size_t i = 0; i < variants.size(); ++i) {
+        const std::string p = (dir / fmt::format("v{}-{}.lance", i, name)).string();
+        std::ofstream(p, std::ios::binary) << variants[i].bytes;
+        for (const auto& cmd : std::vector<std::vector<std::string>>{{"scan", p, "-f", "jsonl"}, {"take", p, "--rows", "0,1"}}) {
+          auto r = run_cli(cmd);
+          INFO(name << ": " << variants[i].name << ": " << cmd[0] << ": " << r.err);
+          CHECK((r.exit_code == 0 || r.exit_code == 2 || r.exit_code == 3 || r.exit_code == 4));
+          if (r.exit_code != 0) CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+          ++runs;
+        }
+        std::filesystem::remove(p);
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
+  CHECK(runs > 100);
 }
