@@ -15,6 +15,7 @@
 #include "inspect/inspect.h"
 #include "inspect/render.h"
 #include "inspect/versions.h"
+#include "inspect/v1_report.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -129,8 +130,10 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
       args->path = input_path(args->path);
         if (is_dataset(args->path))
           print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version)), *args);
+        else if (auto file = open_file(*args, "inspect meta"); file->v1())
+          print(inspect::inspect_v1_meta(*file), *args);  // legacy v1: its own description
         else
-          print(inspect::inspect_file_meta(*open_file(*args, "inspect meta")), *args);
+          print(inspect::inspect_file_meta(*file), *args);
       };
     });
   }
@@ -174,7 +177,9 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
         filter.columns = *columns;
         if (has_page && *page < 0) throw_usage("--page must be ≥ 0 (got {})", *page);
         if (has_page) filter.page = static_cast<uint64_t>(*page);
-        print(inspect::inspect_pages(*open_file(*args, "inspect pages"), filter), *args);
+        auto file = open_file(*args, "inspect pages");
+        if (file->v1()) print(inspect::inspect_v1_pages(*file, filter), *args);  // legacy v1: the page table
+        else print(inspect::inspect_pages(*file, filter), *args);
       };
     });
   }

@@ -1,9 +1,14 @@
 // Rle mini-block and block forms (format map 6.6).
 #include "test_encoding_helpers.h"
 
+#include <array>
+
+#include <zstd.h>
+
 #include "encoding/rle.h"
 
 using namespace enc_test;
+using lance::encoding::DataBlock;
 using lance::encoding::decode_block;
 using lance::encoding::decode_levels;
 using lance::encoding::decode_miniblock;
@@ -121,10 +126,13 @@ TEST_CASE("Rle: corrupt and unsupported inputs", "[encoding][rle]") {
   REQUIRE_CORRUPT(decode_block(rle(32), ByteView(tiny), 5));
   // Absurd value count from two runs: rejected before allocating.
   REQUIRE_CORRUPT(rle_expand(ByteView(v), ByteView(l), 32, 8, uint64_t{1} << 40, true));
-  // Non-Flat children and odd widths are unsupported.
+  // Odd widths are unsupported. A non-Flat child is decoded (Lance 12): bytes that cannot
+  // hold the runs are corrupt; when neither child states the run count, unsupported.
   REQUIRE_UNSUPPORTED(decode_block(rle(24), ByteView(block_form(v, l)), 5));
   auto odd = rle(32);
   *odd.mutable_rle()->mutable_values() = inline_bitpacking(32);
+  REQUIRE_CORRUPT(decode_block(odd, ByteView(block_form(v, l)), 5));
+  *odd.mutable_rle()->mutable_run_lengths() = out_of_line(8, 3);
   REQUIRE_UNSUPPORTED(decode_block(odd, ByteView(block_form(v, l)), 5));
   // Missing child.
   pb::CompressiveEncoding missing;
@@ -141,4 +149,29 @@ TEST_CASE("Rle: 16-bit run lengths (newer writers)", "[encoding][rle]") {
   put<uint16_t>(l, 1000);
   std::array<ByteView, 2> bufs{ByteView(v), ByteView(l)};
   REQUIRE(as_values<uint32_t>(decode_miniblock(rle(32, 16), bufs, 1000).data) == std::vector<uint32_t>(1000, 42));
+}
+
+TEST_CASE("Rle: children under General (Lance 12 writes them)", "[encoding][rle]") {
+  auto [v, l] = runs<uint32_t>({{7, 3}, {9, 1}, {7, 2}});
+  // run values zstd-compressed ([u64 LE length][zstd frame]), run lengths plain
+  Bytes z(ZSTD_compressBound(v.size()));
+  z.resize(ZSTD_compress(z.data(), z.size(), v.data(), v.size(), 3));
+  Bytes values;
+  put<uint64_t>(values, v.size());
+  values.insert(values.end(), z.begin(), z.end());
+  auto enc = rle(32);
+  *enc.mutable_rle()->mutable_values() = general(pb::COMPRESSION_ALGORITHM_ZSTD, flat(32));
+  const std::vector<uint32_t> want{7, 7, 7, 9, 7, 7};
+  std::array<ByteView, 2> chunk{ByteView(values), ByteView(l)};
+  DataBlock got = decode_miniblock(enc, chunk, want.size());
+  REQUIRE(got.num_values == want.size());
+  for (size_t i = 0; i < want.size(); ++i) CHECK(ByteView(got.data).read<uint32_t>(i * 4) == want[i]);
+  // block form: [u64 values bytes][values][lengths]
+  Bytes block;
+  put<uint64_t>(block, values.size());
+  block.insert(block.end(), values.begin(), values.end());
+  block.insert(block.end(), l.begin(), l.end());
+  DataBlock b = decode_block(enc, ByteView(block), want.size());
+  REQUIRE(b.data == got.data);
+  REQUIRE_CORRUPT(decode_block(enc, ByteView(block), want.size() + 1));
 }

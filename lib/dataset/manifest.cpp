@@ -209,9 +209,10 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
           d.major = pd.file_major_version();
           d.minor = pd.file_minor_version();
           d.size_bytes = pd.file_size_bytes();
-          if (d.major == 0 && d.minor == 0)
-            throw_unsupported("data file '{}' is a legacy Lance v1 file (format 0.1/0.2), which is not supported", d.path);
-          check_corrupt(d.column_indices.size() == d.field_ids.size(),
+          // Legacy v1 data files (recorded as 0.0 by Lance <= 0.10, 0.1/0.2 later) list field
+          // ids only: their pages are found by field id in the file's own page table.
+          const bool v1 = d.major == 0 && d.minor <= 2;
+          check_corrupt((v1 && d.column_indices.empty()) || d.column_indices.size() == d.field_ids.size(),
                         "data file '{}' lists {} field ids but {} column indices", d.path, d.field_ids.size(),
                         d.column_indices.size());
           f.files.push_back(std::move(d));

@@ -175,6 +175,74 @@ const char* encoding_name(const pb::CompressiveEncoding& enc) {
   return "(unknown)";
 }
 
+DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+
+namespace {
+
+/// How many values a child buffer of `Rle` holds, when its encoding says so by its size
+/// alone: `Flat` (bytes / width), also under `General`. Other children (bit-packing) do
+/// not state their count.
+std::optional<uint64_t> rle_child_count(const pb::CompressiveEncoding& enc, ByteView buffer) {
+  switch (enc.compression_case()) {
+    case Case::kFlat: {
+      const uint64_t bits = enc.flat().bits_per_value();
+      if (enc.flat().has_data() || !is_word_width(bits)) return std::nullopt;
+      check_corrupt(buffer.size() % (bits / 8) == 0, "Rle: a child buffer of {} bytes holds no whole number of {}-bit values",
+                    buffer.size(), bits);
+      return buffer.size() / (bits / 8);
+    }
+    case Case::kGeneral: {
+      const pb::General& general = enc.general();
+      const Bytes plain = general_decompress(general_scheme(general), buffer);
+      return rle_child_count(require(general.has_values(), general.values(), "General values encoding"), ByteView(plain));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+/// One child of `Rle` (run values or run lengths), any fixed-width encoding, decoded to
+/// `count` words; `bits` receives their width.
+Bytes decode_rle_child(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t count, unsigned& bits,
+                       const char* what) {
+  DataBlock block = decode_block(enc, buffer, count);
+  check_corrupt(!block.all_null && !block.is_variable() && block.num_values == count,
+                "Rle: {} did not decode to {} fixed-width values", what, count);
+  bits = word_bits_of(block.bits_per_value, what);
+  check_corrupt(block.data.size() >= count * (bits / 8), "Rle: {} decoded to {} bytes for {} values", what,
+                block.data.size(), count);
+  return std::move(block.data);
+}
+
+/// Expands `Rle` whose children are not both plain `Flat` (Lance 12 writes e.g. values
+/// under OutOfLineBitpacking or General): the run count comes from whichever child states
+/// it, then both children are decoded and the runs expanded.
+/// Upstream: lance-format/lance rust/lance-encoding/src/encodings/physical/rle.rs.
+DataBlock expand_rle_children(const pb::Rle& rle, ByteView values, ByteView lengths, uint64_t num_values,
+                              bool clamp_overflow) {
+  const auto& venc = require(rle.has_values(), rle.values(), "Rle values encoding");
+  const auto& lenc = require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding");
+  std::optional<uint64_t> runs = rle_child_count(lenc, lengths);
+  if (!runs) runs = rle_child_count(venc, values);
+  if (!runs)
+    throw_unsupported("Rle with values as {} and run lengths as {} (neither states the run count) is not supported",
+                      encoding_name(venc), encoding_name(lenc));
+  check_corrupt(*runs <= kMaxDecodedBufferBytes, "Rle: {} runs", *runs);
+  unsigned vb = 0, lb = 0;
+  const Bytes v = decode_rle_child(venc, values, *runs, vb, "Rle values");
+  const Bytes l = decode_rle_child(lenc, lengths, *runs, lb, "Rle run lengths");
+  if (num_values == 0) return fixed_block(0, vb, {});
+  return fixed_block(num_values, vb,
+                     rle_expand(ByteView(v).slice(0, *runs * (vb / 8)), ByteView(l).slice(0, *runs * (lb / 8)), vb, lb,
+                                num_values, clamp_overflow));
+}
+
+bool rle_children_flat(const pb::Rle& rle) {
+  return rle.values().compression_case() == Case::kFlat && rle.run_lengths().compression_case() == Case::kFlat;
+}
+
+}  // namespace
+
 DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
                            uint64_t num_values) {
   switch (enc.compression_case()) {
@@ -210,6 +278,10 @@ DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const B
     }
     case Case::kRle: {
       const pb::Rle& rle = enc.rle();
+      if (rle.has_values() && rle.has_run_lengths() && !rle_children_flat(rle)) {
+        check_buffer_count(buffers, 2, "Rle");
+        return expand_rle_children(rle, buffers[0], buffers[1], num_values, /*clamp_overflow=*/true);
+      }
       const uint64_t value_bits = flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
       const uint64_t length_bits =
           flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");
@@ -281,6 +353,11 @@ DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint
     }
     case Case::kRle: {
       const pb::Rle& rle = enc.rle();
+      if (rle.has_values() && rle.has_run_lengths() && !rle_children_flat(rle)) {
+        if (num_values == 0 && buffer.empty()) return fixed_block(0, 0, {});
+        const RleBlockParts parts = split_rle_block(buffer);
+        return expand_rle_children(rle, parts.values, parts.run_lengths, num_values, /*clamp_overflow=*/false);
+      }
       const uint64_t value_bits = flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
       const uint64_t length_bits =
           flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");

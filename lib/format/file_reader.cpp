@@ -9,6 +9,7 @@ namespace lance::format {
 
 std::string FileVersion::to_string() const {
   if (is_legacy_v2_0()) return "2.0";
+  if (is_v1()) return fmt::format("legacy v1 (0.{})", minor);
   return fmt::format("{}.{}", major, minor);
 }
 
@@ -38,13 +39,15 @@ Footer parse_footer(ByteView b, const std::string& path) {
   if (b.size() < 4 || std::memcmp(b.data() + b.size() - 4, "LANC", 4) != 0)
     throw_corrupt("not a Lance file (no \"LANC\" magic at the end)");
   Footer f;
-  if (b.size() >= 16) {
-    // Legacy v1 files and manifests end in a 16-byte tail with version (0,1) or (0,2).
-    uint16_t major = b.read<uint16_t>(b.size() - 8), minor = b.read<uint16_t>(b.size() - 6);
-    if (major == 0 && (minor == 1 || minor == 2)) {
-      throw_unsupported("legacy Lance format v{}.{} (Lance 0.x \"v1\" files) is not supported; "
-                        "rewrite the data with format 2.0 or newer", major, minor);
-    }
+  // A version this build does not read is "unsupported" whatever else the footer says, so
+  // it is checked before anything that could call the file corrupt. (v1 files, which end
+  // in a 16-byte tail, are told apart before this is called.)
+  if (b.size() >= 8) {
+    const uint16_t major = b.read<uint16_t>(b.size() - 8), minor = b.read<uint16_t>(b.size() - 6);
+    const FileVersion v{major, minor};
+    if (!(v.is_legacy_v2_0() || (major == 2 && minor >= 1 && minor <= 3)))
+      throw_unsupported("Lance file format version {}.{} is not supported (this build reads the legacy v1 format "
+                        "0.1/0.2 and 2.0 to 2.3)", major, minor);
   }
   check_corrupt(b.size() >= kFooterSize, "file of {} bytes is too small for a Lance footer", b.size());
   ByteView t = b.slice(b.size() - kFooterSize);
@@ -55,9 +58,6 @@ Footer parse_footer(ByteView b, const std::string& path) {
   f.num_columns = t.read<uint32_t>(28);
   f.version.major = t.read<uint16_t>(32);
   f.version.minor = t.read<uint16_t>(34);
-  const auto& v = f.version;
-  if (!(v.is_legacy_v2_0() || (v.major == 2 && v.minor >= 1 && v.minor <= 3)))
-    throw_unsupported("unknown Lance file version {}.{} (this build reads 2.0 to 2.3)", v.major, v.minor);
   return f;
 }
 
@@ -81,6 +81,7 @@ void FileReader::load() {
     uint64_t tail_len = std::min(size, kTailReadSize);
     uint64_t tail_start = size - tail_len;
     Bytes tail = io_->read_range({tail_start, tail_len});
+    if (v1::is_v1_tail(ByteView(tail))) return load_v1();
     footer_ = parse_footer(tail, path());
     const Footer& f = footer_;
     const uint64_t footer_pos = size - kFooterSize;
@@ -202,6 +203,16 @@ void FileReader::load() {
     }
     map_fields_to_columns();
   });
+}
+
+void FileReader::load_v1() {
+  auto meta = std::make_shared<v1::FileMeta>(v1::load_file_meta(
+      file_size(), [&](uint64_t off, uint64_t len) { return io_->read_range({off, len}); }, schema_));
+  footer_ = Footer{};
+  footer_.version = FileVersion{0, meta->minor};
+  num_rows_ = meta->num_rows();
+  field_columns_.assign(schema_.fields.size(), {});  // v1 files have no columns
+  v1_ = std::move(meta);
 }
 
 void FileReader::map_fields_to_columns() {

@@ -11,6 +11,7 @@
 #include "encodings_v2_0.pb.h"
 #include "encodings_v2_1.pb.h"
 #include "format/schema.h"
+#include "format/v1_file.h"
 #include "io/scheduler.h"
 
 namespace lance::format {
@@ -27,6 +28,8 @@ struct FileVersion {
   uint16_t minor = 0;
   bool is_legacy_v2_0() const { return (major == 0 && minor == 3) || (major == 2 && minor == 0); }
   bool is_structural() const { return major == 2 && minor >= 1; }
+  /// The legacy v1 format (footer 0.1 / 0.2): see format/v1_file.h.
+  bool is_v1() const { return major == 0 && (minor == 1 || minor == 2); }
   /// "2.0", "2.1", ...
   std::string to_string() const;
 };
@@ -66,7 +69,9 @@ struct ColumnInfo {
 class FileReader {
  public:
   /// Opens and validates `path`. Throws Error: io (cannot open/read), corrupt (not a Lance
-  /// file, truncated, offsets out of range), unsupported (legacy 0.1/0.2 files, unknown versions).
+  /// file, truncated, offsets out of range), unsupported (versions this build does not read,
+  /// named in the message). Legacy v1 files (0.1/0.2) open too: they have no `columns()`;
+  /// their page table and batches are in `v1()`.
   /// `stats` receives the counters of every read of this file (null: the file keeps its own).
   static std::shared_ptr<FileReader> open(const std::string& path, io::IoOptions options = {},
                                           std::shared_ptr<ReadStats> stats = nullptr);
@@ -90,8 +95,12 @@ class FileReader {
   /// The columns of each top-level field, in schema order (format map 3.4).
   const std::vector<std::vector<uint32_t>>& field_columns() const { return field_columns_; }
 
+  /// The v1 metadata (batches, page table, dictionaries) of a legacy v1 file, else null.
+  const v1::FileMeta* v1() const { return v1_.get(); }
+
  private:
   void load();
+  void load_v1();
   void map_fields_to_columns();
 
   std::unique_ptr<io::IoScheduler> io_;
@@ -101,6 +110,7 @@ class FileReader {
   std::vector<ColumnInfo> columns_;
   std::vector<io::ByteRange> global_buffers_;
   std::vector<std::vector<uint32_t>> field_columns_;
+  std::shared_ptr<const v1::FileMeta> v1_;
 };
 
 }  // namespace lance::format

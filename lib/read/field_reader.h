@@ -57,6 +57,9 @@ std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format
 /// 2.0 files (footer 0.3 / 2.0). Defined in legacy_field_reader.cpp.
 std::unique_ptr<FieldReader> make_legacy_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
 
+/// Legacy v1 files (footer 0.1 / 0.2). Defined in v1_field_reader.cpp.
+std::unique_ptr<FieldReader> make_v1_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+
 /// Chooses by the file's version.
 std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
                                                const ReaderOptions& options = {});

@@ -106,6 +106,7 @@ std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format
 
 std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
                                                const ReaderOptions& options) {
+  if (file->v1()) return make_v1_field_reader(std::move(file), field_index);
   if (file->version().is_structural()) return make_structural_field_reader(std::move(file), field_index, options);
   return make_legacy_field_reader(std::move(file), field_index);
 }

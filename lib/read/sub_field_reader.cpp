@@ -88,7 +88,7 @@ std::unique_ptr<FieldReader> make_sub_field_reader(std::shared_ptr<format::FileR
   output->nullable = true;
 
   if (!file->version().is_structural())
-    return std::make_unique<SubFieldReader>(make_legacy_field_reader(file, field_index), path, std::move(output));
+    return std::make_unique<SubFieldReader>(make_field_reader(file, field_index), path, std::move(output));
 
   // Prune along the path while the structs have columns of their own.
   auto pruned = std::make_shared<format::LanceField>(top);

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "encoding/decompress.h"
+#include "structural/constant.h"
 
 namespace lance::structural {
 
@@ -36,7 +37,12 @@ class FullZipDecoder final : public PageDecoder {
                     "full-zip length prefixes of {} bits", layout.bits_per_offset());
     } else {
       check_corrupt(layout.details_case() == pb::FullZipLayout::kBitsPerValue, "full-zip page without a value width");
-      check_corrupt(layout.bits_per_value() % 8 == 0 && layout.bits_per_value() > 0,
+      // 0 bits per value only with a Constant value encoding: Lance 1.0-2.0 write an all-null
+      // fixed_size_list page (a vector column never filled) as full-zip of control words
+      // alone with an empty Constant (lance-encoding 1.x primitive/fullzip, `Constant`).
+      const bool constant = layout.has_value_compression() &&
+                            layout.value_compression().compression_case() == pb::CompressiveEncoding::kConstant;
+      check_corrupt(layout.bits_per_value() % 8 == 0 && (layout.bits_per_value() > 0 || constant),
                     "full-zip values of {} bits", layout.bits_per_value());
     }
     check_corrupt(layout.has_value_compression(), "full-zip page has no value compression");
@@ -192,6 +198,15 @@ class FullZipDecoder final : public PageDecoder {
     check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
     out.values = variable_ ? encoding::decode_variable_per_value(layout_.value_compression(), std::move(zipped))
                            : encoding::decode_fixed_per_value(layout_.value_compression(), std::move(zipped));
+    if (out.values.all_null) {
+      // An empty Constant (the 0-bit pages of Lance 1.0-2.0): zero-filled slots of the leaf's
+      // shape; the def levels make them null, and none may claim a value.
+      for (uint16_t d : out.def)
+        check_corrupt(d > 0, "full-zip page without values (empty Constant) has a valid item");
+      check_corrupt(bits_def > 0 || out.values.num_values == 0, "full-zip page without values has no definition levels");
+      const uint64_t n = out.values.num_values;
+      out.values = repeat_value(empty_block_for(*ctx_.leaf_type), nullptr, std::vector<bool>(n, false));
+    }
   }
 
   PageContext ctx_;

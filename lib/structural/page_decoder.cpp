@@ -1,4 +1,5 @@
 #include "structural/page_decoder.h"
+#include "structural/sparse.h"
 
 #include <google/protobuf/unknown_field_set.h>
 
@@ -19,7 +20,7 @@ std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
     case pb::PageLayout::kFullZipLayout: return make_fullzip_decoder(ctx, layout.full_zip_layout());
     case pb::PageLayout::kConstantLayout: return make_constant_decoder(ctx, layout.constant_layout());
     case pb::PageLayout::kBlobLayout: return make_blob_decoder(ctx, layout.blob_layout());
-    case pb::PageLayout::kSparseLayout: throw_unsupported("sparse page layout (newer than Lance 8.0) is not supported");
+    case pb::PageLayout::kSparseLayout: return make_sparse_decoder(ctx, layout.sparse_layout());
     default: {
       // A layout newer than our .proto parses as an unknown field.
       const auto& unknown = layout.GetReflection()->GetUnknownFields(layout);
