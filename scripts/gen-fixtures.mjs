@@ -536,7 +536,7 @@ function buildData(type, values, extra = {}) {
 // A column spec: { name, type, values, nullable = true, extra }
 function makeTable(cols, numRows, batchRows = numRows) {
   // c.metadata (optional, { key: value }): Arrow field metadata, e.g. Lance's
-  // "lance-encoding:*" keys that force an encoding (format map 3.5).
+  // "lance-encoding:*" keys that force an encoding (docs/format.md §3.5).
   const fields = cols.map((c) => new Field(c.name, c.type, c.nullable !== false,
     c.metadata ? new Map(Object.entries(c.metadata)) : null));
   const schema = new Schema(fields);

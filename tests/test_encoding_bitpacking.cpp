@@ -1,4 +1,4 @@
-// InlineBitpacking / OutOfLineBitpacking (format map 6.4, 6.5) against a reference packer.
+// InlineBitpacking / OutOfLineBitpacking (docs/format.md §6.4, 6.5) against a reference packer.
 #include "test_encoding_helpers.h"
 
 #include "encoding/bitpacking.h"

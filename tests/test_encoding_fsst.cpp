@@ -1,4 +1,4 @@
-// Fsst with Lance's symbol-table serialization (format map 6.7).
+// Fsst with Lance's symbol-table serialization (docs/format.md §6.7).
 #include "test_encoding_helpers.h"
 
 #include "encoding/fsst.h"

@@ -1,4 +1,4 @@
-// General zstd/lz4 wrapper and its frame formats (format map 6.11, 6.12).
+// General zstd/lz4 wrapper and its frame formats (docs/format.md §6.11, 6.12).
 #include "test_encoding_helpers.h"
 
 #include <lz4.h>

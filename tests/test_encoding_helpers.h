@@ -1,5 +1,5 @@
 // Shared helpers for the compressive-encoding tests: protobuf builders, a reference
-// FastLanes packer written from the index formula of format map 6.4, and error checks.
+// FastLanes packer written from the index formula of docs/format.md §6.4, and error checks.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -97,7 +97,7 @@ std::vector<T> as_values(const Bytes& b) {
   return v;
 }
 
-/// Reference FastLanes packer written directly from the index formula (format map 6.4):
+/// Reference FastLanes packer written directly from the index formula (docs/format.md §6.4):
 /// value index FL_ORDER[r/8]*16 + (r%8)*128 + l sits at lane l, row r, and bit r·W of a
 /// lane lives in word LANES·⌊r·W/T⌋ + l at bit (r·W) mod T. Packs 1024 values of `t`
 /// bits into 1024·w/t words (returned as bytes).

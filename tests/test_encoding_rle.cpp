@@ -1,4 +1,4 @@
-// Rle mini-block and block forms (format map 6.6).
+// Rle mini-block and block forms (docs/format.md §6.6).
 #include "test_encoding_helpers.h"
 
 #include <array>

@@ -1,4 +1,4 @@
-// FixedSizeList, PackedStruct, VariablePackedStruct (format map 6.9, 6.10, 5.4).
+// FixedSizeList, PackedStruct, VariablePackedStruct (docs/format.md §6.9, 6.10, 5.4).
 #include "test_encoding_helpers.h"
 
 using namespace enc_test;

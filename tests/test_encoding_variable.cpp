@@ -1,4 +1,4 @@
-// Variable (offsets + bytes), Flat, Constant and ByteStreamSplit (format map 6.1–6.3, 6.8).
+// Variable (offsets + bytes), Flat, Constant and ByteStreamSplit (docs/format.md §6.1–6.3, 6.8).
 #include "test_encoding_helpers.h"
 
 #include "encoding/byte_stream_split.h"

@@ -1,4 +1,4 @@
-// The 2.0 ArrayEncoding decoders (lib/encoding/v2_0, format map section 4) on hand-made
+// The 2.0 ArrayEncoding decoders (lib/encoding/v2_0, docs/format.md §4) on hand-made
 // buffers: one section per encoding, plus the errors bad trees and buffers must raise.
 #include <catch2/catch.hpp>
 

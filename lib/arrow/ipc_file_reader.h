@@ -1,5 +1,5 @@
 // A small reader of Arrow IPC *files* (the random-access format: magic "ARROW1", messages,
-// footer), enough for Lance's deletion files (format map 8.4: one non-null UInt32 column
+// footer), enough for Lance's deletion files (docs/format.md §8.4: one non-null UInt32 column
 // `row_id`, record-batch bodies compressed with ZSTD).
 #pragma once
 

@@ -1,6 +1,6 @@
 // A Lance dataset directory at one version, and reading its rows.
 //
-// Layout (format map 8.1): `_versions/*.manifest` (one per version), `data/*.lance` (data
+// Layout (docs/format.md §8.1): `_versions/*.manifest` (one per version), `data/*.lance` (data
 // files; a fragment has one per group of columns), `_deletions/*.{arrow,bin}` (deleted rows
 // per fragment). The manifest lists the fragments in scan order; each fragment's visible rows
 // are its physical rows minus its deletions.

@@ -1,5 +1,5 @@
 // Deleted rows of a fragment: the deletion vector and the two file kinds that store it
-// (format map 8.4): `.arrow` (an Arrow IPC file with one UInt32 column `row_id`, written
+// (docs/format.md §8.4): `.arrow` (an Arrow IPC file with one UInt32 column `row_id`, written
 // for few deletions) and `.bin` (a roaring bitmap in the portable serialization, written
 // above 5000 deletions). Values are physical row offsets within the fragment.
 //

@@ -1,5 +1,5 @@
 // A Lance dataset version: finding its manifest in `_versions/` and reading it
-// (format map section 8.2–8.4).
+// (docs/format.md §8.2–8.4).
 //
 // Usage:
 //   auto where = dataset::find_manifest("/data/t.lance", std::nullopt);   // latest

@@ -1,4 +1,4 @@
-// FastLanes bit-unpacking (format map 6.4 InlineBitpacking, 6.5 OutOfLineBitpacking).
+// FastLanes bit-unpacking (docs/format.md §6.4 InlineBitpacking, 6.5 OutOfLineBitpacking).
 //
 // Lance packs unsigned words of T = 8/16/32/64 bits in blocks of 1024 values using the
 // FastLanes "transposed" layout (crate `lance-bitpacking`, a copy of spiraldb/fastlanes).

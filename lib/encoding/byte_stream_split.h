@@ -1,4 +1,4 @@
-// ByteStreamSplit (format map 6.8): inside a chunk of n values of `bytes_per_value`
+// ByteStreamSplit (docs/format.md §6.8): inside a chunk of n values of `bytes_per_value`
 // bytes, byte j of value i is stored at j·n + i (all first bytes, then all second bytes…).
 #pragma once
 

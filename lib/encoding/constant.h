@@ -1,4 +1,4 @@
-// Constant (format map 6.3): the encoding's own `value` bytes are the value of every
+// Constant (docs/format.md §6.3): the encoding's own `value` bytes are the value of every
 // slot; no value bytes at all means every slot is null.
 #pragma once
 

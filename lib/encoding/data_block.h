@@ -8,7 +8,7 @@
 
 namespace lance::encoding {
 
-/// Values produced by a compressive decoder (section 6 of the format map).
+/// Values produced by a compressive decoder (section 6 of docs/format.md).
 ///
 /// Fixed width (`bits_per_offset == 0`): `data` holds `num_values` values of
 /// `bits_per_value` bits each, little-endian, back to back (1 bit = LSB-first bitmap).

@@ -1,5 +1,5 @@
 // Dispatch from a `CompressiveEncoding` tree to the per-encoding kernels, per context
-// (format map 6.0). Protobuf is only read here; the kernels work on bytes.
+// (docs/format.md §6.0). Protobuf is only read here; the kernels work on bytes.
 #include "encoding/decompress.h"
 
 #include <optional>

@@ -1,5 +1,5 @@
 // Entry points of the compressive decoders: one function per context in which Lance
-// uses a `CompressiveEncoding` tree (format map section 6.0). They dispatch on the
+// uses a `CompressiveEncoding` tree (docs/format.md §6.0). They dispatch on the
 // protobuf and call the per-encoding files in this folder. They never do I/O and
 // know nothing of rows or pages; errors are `Error`s (unsupported encodings → kind
 // unsupported naming the encoding; malformed buffers → kind corrupt).
@@ -42,7 +42,7 @@ std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView
 
 /// For block encodings whose buffer records its own value count (block-form Rle, possibly
 /// under General), that count (the sum of the run lengths); otherwise nullopt. Lets a
-/// caller resolve a mini-block `num_levels` header that wrapped modulo 65536 (format map
+/// caller resolve a mini-block `num_levels` header that wrapped modulo 65536 (docs/format.md
 /// 5.3) before calling `decode_levels`.
 std::optional<uint64_t> infer_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer);
 

@@ -1,4 +1,4 @@
-// FixedSizeList flattening (format map 6.9, 5.4).
+// FixedSizeList flattening (docs/format.md §6.9, 5.4).
 //
 // Nested FixedSizeList layers (outer first) wrap a Flat item encoding. Layers with
 // `has_validity` carry an LSB-first item-validity bitmap covering rows·cum_dim bits,

@@ -1,4 +1,4 @@
-// Flat (format map 6.1): `num_values` values of `bits_per_value` bits back to back
+// Flat (docs/format.md §6.1): `num_values` values of `bits_per_value` bits back to back
 // (1 bit = LSB-first bitmap). The same bytes in every context.
 #pragma once
 

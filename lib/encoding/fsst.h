@@ -1,4 +1,4 @@
-// FSST string decompression with Lance's own symbol-table serialization (format map 6.7).
+// FSST string decompression with Lance's own symbol-table serialization (docs/format.md §6.7).
 //
 // Table bytes (Lance `FsstEncoder::export`, not libfsst's `fsst_export`):
 //   [0, 8)        u64 LE header: bits 32..63 = 0x46535354 ("FSST"), bits 24..31 = encoder

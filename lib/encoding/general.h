@@ -1,4 +1,4 @@
-// General-purpose buffer decompression (format map 6.11, 6.12).
+// General-purpose buffer decompression (docs/format.md §6.11, 6.12).
 //
 // zstd: `[u64 LE uncompressed length][zstd frame]`; legacy writers stored a bare zstd
 // frame, recognised (as Lance does) by the zstd magic 0xFD2FB528 in the first four bytes

@@ -1,4 +1,4 @@
-// Packed structs (format map 6.10).
+// Packed structs (docs/format.md §6.10).
 //
 // PackedStruct: fixed-width children concatenated per row (row-major); the rows are a
 // fixed-width block of Σ child bits, stored with the `values` encoding (Flat in practice).

@@ -1,4 +1,4 @@
-// Run-length decoding (format map 6.6).
+// Run-length decoding (docs/format.md §6.6).
 //
 // Runs are two parallel arrays: run values (`value_bits` wide: 8/16/32/64) and run
 // lengths (unsigned, `length_bits` wide: 8 in every file Lance 8.0 writes; 16/32 accepted

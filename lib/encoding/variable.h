@@ -1,4 +1,4 @@
-// Variable-width values: offsets + bytes (format map 6.2).
+// Variable-width values: offsets + bytes (docs/format.md §6.2).
 #pragma once
 
 #include <cstdint>

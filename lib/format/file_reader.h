@@ -1,5 +1,5 @@
 // The Lance 2.x data file container: footer, offset tables, schema and column metadata
-// (format map section 2). Opening a file reads its tail once (a second read only when the
+// (docs/format.md §2). Opening a file reads its tail once (a second read only when the
 // metadata is larger than the first guess) and validates every offset against the file.
 #pragma once
 
@@ -92,7 +92,7 @@ class FileReader {
   /// was given a stats object).
   ReadStats& stats() const { return *io_->read_stats(); }
 
-  /// The columns of each top-level field, in schema order (format map 3.4).
+  /// The columns of each top-level field, in schema order (docs/format.md §3.4).
   const std::vector<std::vector<uint32_t>>& field_columns() const { return field_columns_; }
 
   /// The v1 metadata (batches, page table, dictionaries) of a legacy v1 file, else null.

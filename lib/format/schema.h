@@ -1,6 +1,6 @@
 // Lance schema: the flat, pre-ordered field list of `lance.file.Schema` turned into a
 // tree of Arrow fields, and the field → column mapping of each format version
-// (format map sections 3.1–3.4).
+// (docs/format.md sections 3.1–3.4).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// 2.0 pages: a one-line rendering of the `ArrayEncoding` tree (format map section 4) and
+// 2.0 pages: a one-line rendering of the `ArrayEncoding` tree (docs/format.md §4) and
 // the role of each page buffer it addresses.
 //
 // Wrappers with one child print "Name(params) › child"; nodes with several children name

@@ -1,4 +1,4 @@
-// Column → field table for inspect (format map 3.4), and small shared names.
+// Column → field table for inspect (docs/format.md §3.4), and small shared names.
 #include <functional>
 #include <unordered_map>
 

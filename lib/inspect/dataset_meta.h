@@ -1,7 +1,7 @@
 // inspect meta for a Lance dataset directory: the version read and its manifest, the
 // fragments (rows, deleted rows, data files, deletion file), the schema's field ids and the
 // indices (inspect/dataset_indices.h).
-// Built from `dataset::Dataset` (format map section 8); reads no data file.
+// Built from `dataset::Dataset` (docs/format.md §8); reads no data file.
 //
 // Usage:
 //   auto ds = dataset::Dataset::open(dir);                 // or a version: open(dir, 3)

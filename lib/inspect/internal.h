@@ -13,7 +13,7 @@ namespace lance::inspect {
 std::vector<std::string> array_encoding_buffer_roles(const ::lance::encodings::ArrayEncoding& enc,
                                                      size_t num_buffers);
 
-/// Roles of the page buffers of a 2.1+ layout (format map 5.3–5.7), one per buffer.
+/// Roles of the page buffers of a 2.1+ layout (docs/format.md §5.3–5.7), one per buffer.
 std::vector<std::string> layout_buffer_roles(const LayoutDesc& layout, size_t num_buffers);
 
 }  // namespace lance::inspect

@@ -1,4 +1,4 @@
-// inspect meta: the container of a data file (format map section 2) — version, counts,
+// inspect meta: the container of a data file (docs/format.md §2) — version, counts,
 // where the bytes go, global buffers — and one line per column.
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// inspect pages: each page's layout, encodings, buffers and sizes (format map sections
+// inspect pages: each page's layout, encodings, buffers and sizes (docs/format.md sections
 // 4 and 5). Reads only mini-block chunk metadata and repetition indexes; decodes nothing.
 #include <algorithm>
 #include <limits>

@@ -1,5 +1,5 @@
 // One column of a 2.0 file: its pages by row, and the loading of the buffers a page's
-// ArrayEncoding tree names (format map 4.1). Used by the legacy field readers.
+// ArrayEncoding tree names (docs/format.md §4.1). Used by the legacy field readers.
 #pragma once
 
 #include <cstdint>

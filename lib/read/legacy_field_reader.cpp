@@ -1,4 +1,4 @@
-// Format 2.0 fields (footer 0.3 / 2.0): one column per schema node (format map 3.4).
+// Format 2.0 fields (footer 0.3 / 2.0): one column per schema node (docs/format.md §3.4).
 //
 // A field becomes a tree of nodes that mirrors its type:
 // - ValueNode: one column of values (primitives, strings, fixed-size lists, dictionaries,

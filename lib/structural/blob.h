@@ -1,4 +1,4 @@
-// Blob page layout (format map 5.6): the 2.1 legacy blob column (`lance-encoding:blob` on
+// Blob page layout (docs/format.md §5.6): the 2.1 legacy blob column (`lance-encoding:blob` on
 // large_binary). The page stores one descriptor {position u64, size u64} per level entry in
 // an inner page layout (a mini-block PackedStruct in practice); the blob bytes themselves
 // are elsewhere in the data file, at [position, position + size).

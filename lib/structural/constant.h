@@ -1,4 +1,4 @@
-// Constant layout (format map 5.5): every visible value is one scalar (or null); optional
+// Constant layout (docs/format.md §5.5): every visible value is one scalar (or null); optional
 // rep/def buffers give structure. Also the 2.1 all-null layout, which shares its slot.
 #pragma once
 

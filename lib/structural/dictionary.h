@@ -1,4 +1,4 @@
-// Mini-block dictionaries (format map 5.3): chunk values are indices into a page-level
+// Mini-block dictionaries (docs/format.md §5.3): chunk values are indices into a page-level
 // dictionary decoded once per page.
 #pragma once
 

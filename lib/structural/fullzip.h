@@ -1,4 +1,4 @@
-// Full-zip page layout (format map 5.4): each value stored whole, zipped with its control
+// Full-zip page layout (docs/format.md §5.4): each value stored whole, zipped with its control
 // word (rep/def); a repetition index gives each row's byte offset.
 #pragma once
 

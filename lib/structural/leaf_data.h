@@ -11,7 +11,7 @@ namespace lance::structural {
 
 using RepDefLayer = ::lance::encodings21::RepDefLayer;
 
-/// Levels and values of a run of whole rows of one leaf column (format map 5.2).
+/// Levels and values of a run of whole rows of one leaf column (docs/format.md §5.2).
 ///
 /// `rep` and `def` are either empty (no repetition / no definition: every level is 0) or
 /// hold one u16 per level entry. When both are empty there is one level per row and per
@@ -31,7 +31,7 @@ struct LeafData {
 
 /// Number of list layers (= the highest repetition level).
 int max_rep_level(const std::vector<RepDefLayer>& layers);
-/// Highest definition level that still carries a value slot (format map 5.2,
+/// Highest definition level that still carries a value slot (docs/format.md §5.2,
 /// "max_visible_def": def levels of the layers below the first list layer).
 int max_visible_def(const std::vector<RepDefLayer>& layers);
 /// Definition levels a layer adds (0, 1 or 2).

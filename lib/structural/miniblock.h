@@ -1,4 +1,4 @@
-// Mini-block page layout (format map 5.3): values compressed in small chunks, each chunk
+// Mini-block page layout (docs/format.md §5.3): values compressed in small chunks, each chunk
 // carrying its own slice of rep/def levels; chunk metadata words, an optional dictionary
 // and an optional repetition index locate the chunks that hold a row range.
 #pragma once

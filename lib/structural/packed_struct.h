@@ -1,4 +1,4 @@
-// Packed structs (`lance-encoding:packed`, format map 3.4 and 6.10): a struct stored as one
+// Packed structs (`lance-encoding:packed`, docs/format.md §3.4 and 6.10): a struct stored as one
 // leaf column whose values are whole struct rows. This turns such decoded values back into
 // an Arrow struct array.
 //

@@ -1,5 +1,5 @@
 // Repetition/definition levels → per-layer slots, validity and list offsets
-// (format map 5.2). A pure function with no I/O; `assemble.h` builds arrays from it.
+// (docs/format.md §5.2). A pure function with no I/O; `assemble.h` builds arrays from it.
 //
 // Worked example — `list<int32>` (nullable items, null and empty lists), layers innermost
 // first `[NULLABLE_ITEM, NULL_AND_EMPTY_LIST]`, so def 1 = null item, 2 = null list,

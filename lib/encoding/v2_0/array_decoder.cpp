@@ -1,4 +1,4 @@
-// The ArrayEncoding dispatcher, buffer lookup and tree descriptions (format map 4.1, 4.2).
+// The ArrayEncoding dispatcher, buffer lookup and tree descriptions (docs/format.md §4.1, 4.2).
 #include "encoding/v2_0/array_decoder.h"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-// Format 2.0 pages: the legacy `lance.encodings.ArrayEncoding` tree (format map section 4).
+// Format 2.0 pages: the legacy `lance.encodings.ArrayEncoding` tree (docs/format.md §4).
 //
 // A 2.0 page is described by one ArrayEncoding tree whose leaves name buffers (page,
 // column or file buffers, map 4.1). `decode_array` walks the tree over buffers already in

@@ -1,4 +1,4 @@
-// Binary (format map 4.3): `indices` decode to one u64 end offset per row (no leading 0)
+// Binary (docs/format.md §4.3): `indices` decode to one u64 end offset per row (no leading 0)
 // into `bytes` (8-bit values). A null row is stored as the previous end plus
 // `null_adjustment` (= total bytes + 1), so an index ≥ null_adjustment means null and
 // its end is index − null_adjustment.

@@ -1,4 +1,4 @@
-// Bit-packed integers (format map 4.3). Neither is chosen by Lance's 2.0 writer strategy;
+// Bit-packed integers (docs/format.md §4.3). Neither is chosen by Lance's 2.0 writer strategy;
 // both are decoded for files from writers that did.
 //
 // Bitpacked: one LSB-first bit stream, `compressed_bits_per_value` bits per value (value

@@ -1,4 +1,4 @@
-// Constant (format map 4.2, field 13): every row is the message's `value` bytes. Not
+// Constant (docs/format.md §4.2, field 13): every row is the message's `value` bytes. Not
 // written by Lance's 2.0 writer; decoded for completeness.
 #include "encoding/constant.h"
 #include "encoding/v2_0/decoders.h"

@@ -1,4 +1,4 @@
-// Dictionary (format map 4.3). The message means two different things, and only the
+// Dictionary (docs/format.md §4.3). The message means two different things, and only the
 // field's type tells which:
 // - plain string field (the writer chose a dictionary for a low-cardinality page):
 //   `indices` are u8, 0 = null, otherwise item index + 1; `items` are the distinct values;

@@ -1,4 +1,4 @@
-// FixedSizeBinary (format map 4.3): strings/binary whose non-null values all have
+// FixedSizeBinary (docs/format.md §4.3): strings/binary whose non-null values all have
 // `byte_width` bytes; `bytes` holds num_rows × byte_width bytes (null rows included) and
 // the offsets are synthesized. (Lance's writer only chooses it for 2.1+ strategies.)
 #include "encoding/sizes.h"

@@ -1,4 +1,4 @@
-// FixedSizeList (format map 4.3): `items` encodes num_rows × dimension items. The list's
+// FixedSizeList (docs/format.md §4.3): `items` encodes num_rows × dimension items. The list's
 // own nulls come from a Nullable around it (`has_validity` is written false by Lance and
 // ignored by its 2.0 reader); item nulls from a Nullable inside.
 #include "encoding/sizes.h"

@@ -1,4 +1,4 @@
-// Flat (format map 4.3): `num_rows` values of `bits_per_value` bits back to back; 1 bit is
+// Flat (docs/format.md §4.3): `num_rows` values of `bits_per_value` bits back to back; 1 bit is
 // an LSB-first bitmap. With `compression` set, the whole buffer is one zstd or lz4 frame
 // (framing as in map 6.12) holding those bytes.
 #include "encoding/flat.h"

@@ -1,4 +1,4 @@
-// Fsst (format map 4.3, 6.7): `binary` decodes to one FSST code stream per row (nulls
+// Fsst (docs/format.md §4.3, 6.7): `binary` decodes to one FSST code stream per row (nulls
 // included, as empty streams); each is expanded with `symbol_table`, which uses Lance's
 // own serialization (encoding/fsst.h).
 #include "encoding/fsst.h"

@@ -1,4 +1,4 @@
-// List offsets pages (format map 4.3). `offsets` decode to one u64 per row: the end of
+// List offsets pages (docs/format.md §4.3). `offsets` decode to one u64 per row: the end of
 // the row's items relative to the first item the page references (there is no leading
 // 0: the first row starts at 0). A null list is stored as its end plus
 // `null_offset_adjustment` (= num_items + 1).

@@ -1,4 +1,4 @@
-// Nullable (format map 4.3): `no_nulls` wraps the values; `some_nulls` adds a validity
+// Nullable (docs/format.md §4.3): `no_nulls` wraps the values; `some_nulls` adds a validity
 // bitmap (its own Flat(1) buffer, 1 = valid) while the values keep a slot for every row;
 // `all_nulls` has no buffers at all, so the rows are materialised from the type.
 #include "encoding/sizes.h"

@@ -1,4 +1,4 @@
-// PackedStruct (format map 4.3): one buffer of row-major rows, each the concatenation of
+// PackedStruct (docs/format.md §4.3): one buffer of row-major rows, each the concatenation of
 // the children's fixed-width values in field order. The child widths come from the
 // struct's type, as in Lance's reader (the `inner` encodings only describe them). Lance
 // stores no validity here: neither the struct nor its children can be null.
