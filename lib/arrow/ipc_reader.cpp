@@ -633,7 +633,8 @@ IpcContents read_ipc_file(ByteView bytes, const IpcReadOptions& options) {
     const fb::Footer* footer = fb::GetFooter(footer_bytes.data());
     ContentsBuilder builder(footer->schema(), options);
     ByteView messages = bytes.slice(0, footer_start);
-    auto read_block = [&](const fb::Block* b, const char* what, size_t index) {
+    auto read_block = [&](const fb::Block& block_entry, const char* what, size_t index) {
+      const fb::Block* b = &block_entry;
       with_context([&] { return fmt::format("{} block {}", what, index); }, [&] {
         check_corrupt(b->offset() >= static_cast<int64_t>(kFileHeaderBytes) && b->meta_data_length() > 0 &&
                           b->body_length() >= 0,
@@ -653,12 +654,20 @@ IpcContents read_ipc_file(ByteView bytes, const IpcReadOptions& options) {
         builder.add(*m);
       });
     };
+    // Some writers (older arrow-rs, in Lance's deletion files) leave the vectors of 8-byte
+    // Block structs only 4-byte aligned: copy each entry out before reading its fields.
+    auto block_at = [](const flatbuffers::Vector<const fb::Block*>* blocks, flatbuffers::uoffset_t i) {
+      fb::Block b;
+      std::memcpy(static_cast<void*>(&b), reinterpret_cast<const uint8_t*>(blocks->Data()) + i * sizeof(fb::Block),
+                  sizeof(fb::Block));
+      return b;
+    };
     if (footer->dictionaries())
       for (flatbuffers::uoffset_t i = 0; i < footer->dictionaries()->size(); ++i)
-        read_block(footer->dictionaries()->Get(i), "dictionary", i);
+        read_block(block_at(footer->dictionaries(), i), "dictionary", i);
     if (footer->record_batches())
       for (flatbuffers::uoffset_t i = 0; i < footer->record_batches()->size(); ++i)
-        read_block(footer->record_batches()->Get(i), "record batch", i);
+        read_block(block_at(footer->record_batches(), i), "record batch", i);
     return builder.take();
   });
 }
