@@ -29,11 +29,11 @@ if [ $asan = 0 ]; then
   cd $B && exec ctest --output-on-failure -j"$(nproc)" "$@"
 fi
 # Under the sanitizers: what decodes bytes from files (decoders, layouts, the 2.0 tree, nested
-# data, forced encodings, datasets, I/O and planner), the corrupt-file suite and fuzz findings,
+# data, forced encodings, datasets, I/O and planner, other writers incl. legacy v1), the corrupt-file suite and fuzz findings,
 # and the full golden scans (every format) and takes.
 # Not rerun: CLI plumbing (help, progress, colour, terminals, signals), output formatting,
 # inspect, node reading our IPC, and the limit/offset windows (the same pages again).
-ASAN_TESTS_A='[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow]'
+ASAN_TESTS_A='[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
 ASAN_TESTS_B='[corrupt],[take][golden],scan equals Lance*'
 cd $B
 status=0

@@ -18,6 +18,16 @@ namespace lance::arrow {
 
 namespace {
 
+/// Entry `i` of a flatbuffer vector of structs (FieldNode, Buffer, Block), copied out: some
+/// writers (older arrow-rs, e.g. in Lance's deletion files) leave these 8-byte structs only
+/// 4-byte aligned, and reading them in place is undefined behaviour.
+template <typename T>
+T struct_at(const flatbuffers::Vector<const T*>* v, flatbuffers::uoffset_t i) {
+  T out;
+  std::memcpy(static_cast<void*>(&out), reinterpret_cast<const uint8_t*>(v->Data()) + size_t{i} * sizeof(T), sizeof(T));
+  return out;
+}
+
 /// Longest array we accept from an IPC message (2^48 values): keeps every size computed from
 /// a length within 64 bits.
 constexpr int64_t kMaxArrayLength = int64_t{1} << 48;
@@ -381,7 +391,8 @@ class BatchLoader {
   Node next_node() {
     const auto* nodes = rb_->nodes();
     check_corrupt(nodes && next_node_ < nodes->size(), "the batch has fewer nodes than the schema needs");
-    const auto* fn = nodes->Get(static_cast<flatbuffers::uoffset_t>(next_node_++));
+    const fb::FieldNode node = struct_at(nodes, static_cast<flatbuffers::uoffset_t>(next_node_++));
+    const fb::FieldNode* fn = &node;
     check_corrupt(fn->length() >= 0 && fn->length() <= kMaxArrayLength, "node of length {}", fn->length());
     check_corrupt(fn->null_count() >= 0 && fn->null_count() <= fn->length(), "node of length {} with {} nulls",
                   fn->length(), fn->null_count());
@@ -392,7 +403,8 @@ class BatchLoader {
   BytesPtr next_buffer(bool keep, uint64_t min_size, const char* what) {
     const auto* buffers = rb_->buffers();
     check_corrupt(buffers && next_buffer_ < buffers->size(), "the batch has fewer buffers than the schema needs");
-    const auto* b = buffers->Get(static_cast<flatbuffers::uoffset_t>(next_buffer_++));
+    const fb::Buffer entry = struct_at(buffers, static_cast<flatbuffers::uoffset_t>(next_buffer_++));
+    const fb::Buffer* b = &entry;
     check_corrupt(b->offset() >= 0 && b->length() >= 0, "{} buffer at {} of {} bytes", what, b->offset(), b->length());
     ByteView raw = body_.slice(static_cast<uint64_t>(b->offset()), static_cast<uint64_t>(b->length()));
     if (!keep) return nullptr;
@@ -654,20 +666,12 @@ IpcContents read_ipc_file(ByteView bytes, const IpcReadOptions& options) {
         builder.add(*m);
       });
     };
-    // Some writers (older arrow-rs, in Lance's deletion files) leave the vectors of 8-byte
-    // Block structs only 4-byte aligned: copy each entry out before reading its fields.
-    auto block_at = [](const flatbuffers::Vector<const fb::Block*>* blocks, flatbuffers::uoffset_t i) {
-      fb::Block b;
-      std::memcpy(static_cast<void*>(&b), reinterpret_cast<const uint8_t*>(blocks->Data()) + i * sizeof(fb::Block),
-                  sizeof(fb::Block));
-      return b;
-    };
     if (footer->dictionaries())
       for (flatbuffers::uoffset_t i = 0; i < footer->dictionaries()->size(); ++i)
-        read_block(block_at(footer->dictionaries(), i), "dictionary", i);
+        read_block(struct_at(footer->dictionaries(), i), "dictionary", i);
     if (footer->record_batches())
       for (flatbuffers::uoffset_t i = 0; i < footer->record_batches()->size(); ++i)
-        read_block(block_at(footer->record_batches(), i), "record batch", i);
+        read_block(struct_at(footer->record_batches(), i), "record batch", i);
     return builder.take();
   });
 }
