@@ -3,6 +3,9 @@
 # Usage: scripts/setup.sh            (as root, or with sudo available)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache keys relative to this checkout, so a fresh clone in another folder (CI) reuses the
+# objects of an earlier build.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 
 PACKAGES=(cmake g++ make pkg-config ccache libcli11-dev libfmt-dev libspdlog-dev libzstd-dev liblz4-dev
           libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler

@@ -7,6 +7,9 @@
 #                                            parallel processes; then the fuzz regressions
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache keys relative to this checkout, so a fresh clone in another folder (CI) reuses the
+# objects of an earlier build.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 B=build
 asan=0
 if [ "${1:-}" = "--asan" ]; then
