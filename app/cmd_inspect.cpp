@@ -2,13 +2,15 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
 #include "app/commands.h"
+#include "app/storage_config.h"
 #include "app/terminal.h"
 #include "dataset/dataset.h"
+#include "dataset/table_reader.h"
+#include "io/object_store.h"
 #include "format/file_reader.h"
 #include "inspect/dataset_meta.h"
 #include "inspect/inspect.h"
@@ -30,6 +32,7 @@ void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
   cmd->add_option("path", a.path, path_help)->required();
   cmd->add_flag("--json", a.json, "One JSON document instead of text (fields in the README)");
   cmd->add_flag("-b,--bytes", a.exact_bytes, "Exact byte counts instead of KiB/MiB");
+  add_storage_option(cmd);
 }
 
 void add_version(CLI::App* cmd, InspectArgs& a) {
@@ -37,8 +40,8 @@ void add_version(CLI::App* cmd, InspectArgs& a) {
 }
 
 bool is_dataset(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_directory(path, ec);
+  const auto store = io::store_for(path);
+  return store->remote() ? dataset::is_dataset_dir(path, *store) : store->is_directory(path);
 }
 
 inspect::TextOptions text_options(const InspectArgs& a) {

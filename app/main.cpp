@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "app/global_options.h"
 #include "app/malloc_tuning.h"
+#include "app/storage_config.h"
 #include "app/terminal.h"
 #include "common/cancel.h"
 #include "common/error.h"
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
   lance::app::apply_global_options(global);
 
   try {
+    lance::app::configure_storage();  // environment, ~/.aws, --storage-option
     run.command();
     return 0;
   } catch (const lance::OutputClosed&) {

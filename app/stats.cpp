@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "io/net_stats.h"
 #include "io/scheduler.h"
 #include "read/read_stats.h"
 #include "structural/page_decoder.h"
@@ -33,6 +34,7 @@ StatsReport::StatsReport(std::string mode) : mode_(std::move(mode)), start_(std:
 std::string StatsReport::render(uint64_t rows_out) const {
   const auto& io = io::IoStats::global();
   const auto& rd = read::ReadStats::global();
+  const auto& net = io::NetStats::global();
   const uint64_t total_ns = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
   if (mode_ == "json") {
@@ -47,14 +49,22 @@ std::string StatsReport::render(uint64_t rows_out) const {
     j["plan_ms"] = ms(rd.plan_ns.load());
     j["io_wait_ms"] = ms(rd.io_wait_ns.load());
     j["decode_ms"] = ms(rd.decode_ns.load());
+    j["http_requests"] = net.requests.load();
+    j["http_bytes"] = net.bytes.load();
+    j["http_retries"] = net.retries.load();
+    j["network_wait_ms"] = ms(net.wait_ns.load());
     return j.dump() + "\n";
   }
+  std::string network;
+  if (net.requests.load() > 0)
+    network = fmt::format("network: {} HTTP requests, {} received, {} retries, {:.3f} ms waiting on the network\n",
+                          net.requests.load(), human_bytes(net.bytes.load()), net.retries.load(), ms(net.wait_ns.load()));
   return fmt::format(
       "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
       "time:  {:.3f} ms total, {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
       io.requests.load(), io.iops.load(), human_bytes(io.bytes_read.load()), io.bytes_read.load(),
       rd.pages_touched.load(), structural::chunks_decoded_counter().load(), rows_out, ms(total_ns), ms(rd.plan_ns.load()),
-      ms(rd.io_wait_ns.load()), ms(rd.decode_ns.load()));
+      ms(rd.io_wait_ns.load()), ms(rd.decode_ns.load())) + network;
 }
 
 void StatsReport::report(uint64_t rows_out) const {

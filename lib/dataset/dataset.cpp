@@ -1,12 +1,12 @@
 #include "dataset/dataset.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
 #include "array/take.h"
 #include "dataset/schema_adapt.h"
+#include "io/uri.h"
 #include "read/file_scanner.h"
 #include "structural/assemble.h"
 
@@ -22,12 +22,14 @@ constexpr size_t kOpenFragments = 2;
 // ---------------------------------------------------------------------------------------------
 // Dataset
 
-std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::optional<uint64_t> version, io::IoOptions io) {
+std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::optional<uint64_t> version, io::IoOptions io,
+                                             const io::StorageOptions& storage) {
   auto ds = std::shared_ptr<Dataset>(new Dataset());
   ds->dir_ = dir;
-  ds->io_ = io;
-  const ManifestLocation where = find_manifest(dir, version);
-  ds->manifest_ = read_manifest(where.path);
+  ds->store_ = io::store_for(dir, storage);
+  ds->io_ = ds->store_->tune(io);
+  const ManifestLocation where = find_manifest(dir, version, ds->store_.get());
+  ds->manifest_ = read_manifest(where.path, ds->store_.get());
   check_corrupt(ds->manifest_.version == where.version, "{}: manifest says version {} but its name says {}", where.path,
                 ds->manifest_.version, where.version);
   auto& frags = ds->manifest_.fragments;
@@ -36,7 +38,7 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
     Fragment& f = frags[i];
     if (f.physical_rows == 0 && !f.files.empty()) {
       // Old writers left the row count unset (0 = unknown): the data file knows it.
-      f.physical_rows = format::FileReader::open(ds->data_file_path(f.files[0]), io)->num_rows();
+      f.physical_rows = ds->open_data_file(f.files[0])->num_rows();
     }
     check_corrupt(f.physical_rows <= kMaxFragmentRows, "{}: fragment {} claims {} rows (more than 2^32)", where.path,
                   f.id, f.physical_rows);
@@ -56,11 +58,15 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
 }
 
 std::string Dataset::data_file_path(const DataFileRef& file) const {
-  return (std::filesystem::path(dir_) / "data" / file.path).string();
+  return io::join_path(io::join_path(dir_, "data"), file.path);
+}
+
+std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& file) const {
+  return format::FileReader::open(store_->open(data_file_path(file)), io_);
 }
 
 DeletionVector Dataset::deletion_vector(size_t index) const {
-  return read_deletion_file(dir_, manifest_.fragments.at(index));
+  return read_deletion_file(dir_, manifest_.fragments.at(index), store_.get());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,7 +140,7 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     if (!holder) continue;  // the column was added after this fragment was written: nulls
     const size_t d = *holder;
     if (!st->files[d]) {
-      auto file = format::FileReader::open(dataset_->data_file_path(frag.files[d]), dataset_->io_options());
+      auto file = dataset_->open_data_file(frag.files[d]);
       if (file->num_rows() != frag.physical_rows)
         throw Error(ErrorKind::corrupt, fmt::format("{}: data file has {} rows but the fragment has {}", file->path(),
                                                     file->num_rows(), frag.physical_rows));

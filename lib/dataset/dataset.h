@@ -39,8 +39,10 @@ class Dataset {
  public:
   /// Opens `dir` at `version` (latest when empty). Reads the manifest, plus the deletion
   /// files (and data-file footers) whose row counts the manifest does not record.
+  /// `dir` may be a local path or an `s3://bucket/prefix` URI; `storage` configures the store.
   static std::shared_ptr<const Dataset> open(const std::string& dir, std::optional<uint64_t> version = std::nullopt,
-                                             io::IoOptions io = io::IoOptions::from_env());
+                                             io::IoOptions io = io::IoOptions::from_env(),
+                                             const io::StorageOptions& storage = io::default_storage_options());
 
   const std::string& path() const { return dir_; }
   uint64_t version() const { return manifest_.version; }
@@ -52,10 +54,14 @@ class Dataset {
   /// Visible rows of the whole dataset.
   uint64_t num_rows() const { return num_rows_; }
   const io::IoOptions& io_options() const { return io_; }
+  /// Where the dataset's files live.
+  const io::ObjectStore& store() const { return *store_; }
+  /// Opens one data file of the dataset through the store, with the store's I/O tuning.
+  std::shared_ptr<format::FileReader> open_data_file(const DataFileRef& file) const;
 
-  /// Path of a data file: `<dataset dir>/data/<file path>`.
+  /// Path of a data file: `<dataset dir>/data/<file path>` (a URI for remote datasets).
   std::string data_file_path(const DataFileRef& file) const;
-  /// The deletion vector of fragment `index` (read from disk; empty when it has none).
+  /// The deletion vector of fragment `index` (read from the store; empty when it has none).
   DeletionVector deletion_vector(size_t index) const;
 
  private:
@@ -64,6 +70,7 @@ class Dataset {
   std::vector<uint64_t> live_rows_;
   uint64_t num_rows_ = 0;
   io::IoOptions io_;
+  std::shared_ptr<io::ObjectStore> store_;
 };
 
 /// Rows of a dataset: fragments in manifest order, deleted rows skipped. Columns are found

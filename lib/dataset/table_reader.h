@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "array/array.h"
+#include "format/file_reader.h"
 #include "format/schema.h"
+#include "io/object_store.h"
 #include "io/scheduler.h"
 
 namespace lance::dataset {
@@ -33,6 +35,7 @@ struct TableOptions {
   std::vector<std::string> columns;
   std::optional<uint64_t> version;    ///< dataset version to read; empty = latest (datasets only)
   io::IoOptions io = io::IoOptions::from_env();
+  io::StorageOptions storage = io::default_storage_options();  ///< for s3:// and http(s):// paths
 };
 
 /// Rows of a table in scan order. Row numbers count visible rows only: for a dataset,
@@ -62,8 +65,15 @@ class TableReader {
   virtual RecordBatch take(std::span<const uint64_t> rows) = 0;
 };
 
-/// True when `path` is a directory holding `_versions/` (a Lance dataset).
+/// True when `path` is a directory holding `_versions/` (a Lance dataset); for an object
+/// store, when some key starts with `path/_versions/` (one ListObjectsV2 request).
+bool is_dataset_dir(const std::string& path, const io::ObjectStore& store);
 bool is_dataset_dir(const std::string& path);
+
+/// Opens `path` as a single data file of `store` with the store's I/O tuning. Throws
+/// Error(usage) for a directory that is not a dataset and when `version_given`.
+std::shared_ptr<format::FileReader> open_single_file(const std::string& path, const io::ObjectStore& store,
+                                                     const io::IoOptions& io, bool version_given);
 
 /// Opens a single data file or a dataset directory. Throws Error: usage for an unknown
 /// column, a version that does not exist, or a version asked of a single file; io / corrupt /

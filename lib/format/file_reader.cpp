@@ -4,6 +4,7 @@
 
 #include "file.pb.h"
 #include "file2.pb.h"
+#include "io/object_store.h"
 
 namespace lance::format {
 
@@ -19,7 +20,8 @@ uint64_t ColumnInfo::num_rows() const {
 }
 
 std::shared_ptr<FileReader> FileReader::open(const std::string& path, io::IoOptions options) {
-  return open(io::LocalFile::open(path), options);
+  const auto store = io::store_for(path);
+  return open(store->open(path), store->tune(options));
 }
 
 std::shared_ptr<FileReader> FileReader::open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options) {

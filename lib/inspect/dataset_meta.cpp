@@ -16,7 +16,7 @@ DatasetMeta inspect_dataset_meta(const dataset::Dataset& ds) {
   out.path = ds.path();
   out.version = ds.version();
   out.manifest = m.path;
-  for (const auto& loc : dataset::list_manifests(ds.path())) out.versions.push_back(loc.version);
+  for (const auto& loc : dataset::list_manifests(ds.path(), &ds.store())) out.versions.push_back(loc.version);
   out.data_storage_version = m.data_storage_version;
   out.writer = m.writer;
   out.num_rows = ds.num_rows();
