@@ -8,6 +8,7 @@
 # through scripts/s3-fixture.sh.
 # User: access key LCKEY, secret LCSECRET (override with RGW_ACCESS_KEY / RGW_SECRET_KEY).
 set -euo pipefail
+trap 'echo "rgw-up: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 if [ "${1:-}" = "--stop" ]; then
   pids=()
   for p in "$2"/run/*.pid; do [ -f "$p" ] && pids+=("$(cat "$p")"); done

@@ -36,13 +36,17 @@ pick_port() {  # a free port P with P+100 (the monitor's) free too
   done
   unavailable "no free port"
 }
-PORT=$(pick_port)
 SECONDS=0
-if ! timeout 120 bash scripts/rgw-up.sh "$D/rgw" "$PORT" >"$D/rgw-up.log" 2>&1; then
+started=0
+for attempt in 1 2 3; do  # a port taken meanwhile, a daemon that lost a race: try again elsewhere
+  PORT=$(pick_port)
+  if timeout 120 bash scripts/rgw-up.sh "$D/rgw" "$PORT" >"$D/rgw-up.log" 2>&1; then started=1; break; fi
+  echo "s3-fixture: attempt $attempt: RGW did not start on port $PORT:" >&2
   cat "$D/rgw-up.log" >&2
+  tail -n 3 "$D"/rgw/log/*.log >&2 2>/dev/null || true
   bash scripts/rgw-up.sh --stop "$D/rgw" || true
-  unavailable "RGW did not start (log above)"
-fi
+done
+[ $started = 1 ] || unavailable "RGW did not start (log above)"
 EP=http://127.0.0.1:$PORT
 sig=(--aws-sigv4 "aws:amz:us-east-1:s3" --user "$KEY:$SECRET" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD")
 for _ in $(seq 50); do curl -sf "${sig[@]}" -X PUT "$EP/$BUCKET" >/dev/null && break; sleep 0.2; done

@@ -16,6 +16,8 @@ namespace {
 
 /// Fragments whose readers stay open at once (each open data file holds an I/O pool).
 constexpr size_t kOpenFragments = 2;
+/// Remote stores: fragments whose files a scan fetches ahead, in one round trip.
+constexpr size_t kPrefetchFragments = 8;
 
 }  // namespace
 
@@ -106,6 +108,25 @@ DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::
 }
 
 DatasetRowReader::~DatasetRowReader() = default;
+
+void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags) {
+  if (!dataset_->store().remote()) return;
+  prefetched_.resize(dataset_->fragments().size(), false);
+  std::vector<int32_t> ids;
+  for (size_t fi : field_indices_) collect_field_ids(dataset_->schema().fields.at(fi), ids);
+  std::vector<std::string> opens, reads;
+  for (size_t f : frags) {
+    if (f >= prefetched_.size() || prefetched_[f]) continue;
+    prefetched_[f] = true;
+    if (std::any_of(open_.begin(), open_.end(), [&](const auto& st) { return st->index == f; })) continue;
+    const Fragment& frag = dataset_->fragments()[f];
+    for (const auto& file : frag.files)
+      if (std::any_of(ids.begin(), ids.end(), [&](int32_t id) { return file.holds_field(id); }))
+        opens.push_back(dataset_->data_file_path(file));
+    if (frag.deletion) reads.push_back(io::join_path(dataset_->path(), frag.deletion->relative_path(frag.id)));
+  }
+  if (opens.size() + reads.size() > 1) dataset_->store().prefetch(opens, reads);
+}
 
 size_t DatasetRowReader::fragment_of(uint64_t row) const {
   // The last fragment starting at or before `row`: empty fragments share their start with
@@ -237,6 +258,12 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
   auto next_chunk = [&]() -> std::unique_ptr<PendingChunk> {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return nullptr;
+    {
+      std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
+      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f)
+        if (starts_[f + 1] > starts_[f]) ahead.push_back(f);
+      prefetch_fragments(ahead);
+    }
     const uint64_t lo = row - starts_[frag];
     const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
@@ -270,6 +297,12 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   // Every needed row once, fragment by fragment, in scan order.
+  {
+    std::vector<size_t> touched;
+    for (uint64_t r : sorted)
+      if (size_t f = fragment_of(r); touched.empty() || touched.back() != f) touched.push_back(f);
+    prefetch_fragments(touched);
+  }
   std::vector<RecordBatch> parts;
   for (size_t i = 0; i < sorted.size();) {
     const size_t f = fragment_of(sorted[i]);

@@ -105,12 +105,16 @@ class DatasetRowReader final : public TableReader {
   std::shared_ptr<FragmentState> open_fragment(size_t index);
   /// The fragment holding visible row `row` of the dataset (row < num_rows()).
   size_t fragment_of(uint64_t row) const;
+  /// Remote stores: starts fetching, all at once, the deletion files and the tails of the
+  /// data files (those holding projected columns) of fragments `frags` not yet opened.
+  void prefetch_fragments(const std::vector<size_t>& frags);
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;
   std::vector<uint64_t> starts_;  ///< first visible row of each fragment; back() = num_rows
   std::deque<std::shared_ptr<FragmentState>> open_;  ///< most recently used first
+  std::vector<bool> prefetched_;  ///< per fragment: its files were prefetched (remote stores)
 };
 
 }  // namespace lance::dataset

@@ -28,7 +28,24 @@ void ensure_curl_global() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-/// One easy handle per thread: curl keeps the connections of a handle open between requests.
+/// Connections (and DNS and TLS sessions) shared by every handle of the process, so a new
+/// thread (the I/O pool's, a prefetch) reuses an idle connection instead of opening its own.
+CURLSH* shared_state() {
+  static std::mutex locks[CURL_LOCK_DATA_LAST];
+  static CURLSH* share = [] {
+    ensure_curl_global();
+    CURLSH* s = curl_share_init();
+    curl_share_setopt(s, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data d, curl_lock_access, void*) { locks[d].lock(); });
+    curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data d, void*) { locks[d].unlock(); });
+    curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    return s;
+  }();
+  return share;
+}
+
+/// One easy handle per thread, reused for every request of the thread.
 CURL* thread_handle() {
   struct Handle {
     CURL* h;
@@ -238,6 +255,7 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
       curl_easy_setopt(h, CURLOPT_USERNAME, options_.access_key_id.c_str());
       curl_easy_setopt(h, CURLOPT_PASSWORD, options_.secret_access_key.c_str());
     }
+    curl_easy_setopt(h, CURLOPT_SHARE, shared_state());
     curl_easy_setopt(h, CURLOPT_URL, req.url.c_str());
     if (req.head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);

@@ -57,6 +57,12 @@ class ObjectStore {
   /// The whole file (manifests, deletion files). Throws Error(io) like `open`.
   virtual Bytes read_all(const std::string& path) const = 0;
 
+  /// Starts fetching files in the background (remote stores; a no-op for local files): a
+  /// later `open` of a path in `open_paths`, or `read_all` of one in `read_paths`, takes the
+  /// prefetched result (once; errors surface there). Lets a dataset fetch the data-file tails
+  /// and deletion files of several fragments in one round trip instead of one after another.
+  virtual void prefetch(const std::vector<std::string>& open_paths, const std::vector<std::string>& read_paths) const {}
+
   /// Scheduler settings for files of this store: `base` with the store's coalescing gap,
   /// largest request and parallelism (remote stores derive them from StorageOptions).
   virtual IoOptions tune(IoOptions base) const { return base; }

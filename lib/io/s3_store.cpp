@@ -1,6 +1,9 @@
 #include "io/s3_store.h"
 
 #include <algorithm>
+#include <future>
+#include <map>
+#include <mutex>
 
 #include <spdlog/spdlog.h>
 
@@ -92,18 +95,61 @@ class HttpStoreBase : public ObjectStore {
   }
 
   std::shared_ptr<RandomAccessFile> open(const std::string& path) const override {
-    return RemoteFile::open(client_, url_of(path), display_location(path), options_.effective_tail_read_size());
+    if (auto f = take_prefetched(opens_, path)) return f->get();
+    return open_now(url_of(path), display_location(path));
   }
 
   Bytes read_all(const std::string& path) const override {
+    if (auto f = take_prefetched(reads_, path)) return f->get();
+    return read_now(url_of(path), display_location(path));
+  }
+
+  void prefetch(const std::vector<std::string>& open_paths, const std::vector<std::string>& read_paths) const override {
+    std::lock_guard lock(mutex_);
+    for (const auto& p : open_paths)
+      if (!opens_.count(p))
+        opens_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return open_now(u, d); }));
+    for (const auto& p : read_paths)
+      if (!reads_.count(p))
+        reads_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return read_now(u, d); }));
+  }
+
+  ~HttpStoreBase() override {
+    // Prefetches not taken must finish before the store goes (their futures block in their destructors).
+    std::lock_guard lock(mutex_);
+    opens_.clear();
+    reads_.clear();
+  }
+
+ private:
+  template <typename T>
+  std::optional<std::future<T>> take_prefetched(std::map<std::string, std::future<T>>& m, const std::string& path) const {
+    std::lock_guard lock(mutex_);
+    auto it = m.find(path);
+    if (it == m.end()) return std::nullopt;
+    std::future<T> f = std::move(it->second);
+    m.erase(it);
+    return f;
+  }
+
+  // Prefetch threads call these: they must not touch the derived class (it may be going away).
+  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display) const {
+    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size());
+  }
+
+  Bytes read_now(const std::string& url, const std::string& display) const {
     HttpRequest req;
-    req.url = url_of(path);
-    req.display = display_location(path);
+    req.url = url;
+    req.display = display;
     req.max_body = uint64_t{1} << 31;
     HttpResponse resp = client_->perform(req);
     if (resp.status != 200) client_->fail(req, resp);
     return std::move(resp.body);
   }
+
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::future<std::shared_ptr<RandomAccessFile>>> opens_;
+  mutable std::map<std::string, std::future<Bytes>> reads_;
 
  protected:
   virtual std::string url_of(const std::string& path) const = 0;
@@ -127,6 +173,22 @@ class S3Store final : public HttpStoreBase {
   }
 
   std::vector<ListEntry> list(const std::string& dir) const override {
+    // One command reads one snapshot: a prefix is listed once (the dataset check and the
+    // manifest search share the listing of _versions/).
+    {
+      std::lock_guard lock(list_mutex_);
+      if (auto it = listings_.find(dir); it != listings_.end()) return it->second;
+    }
+    auto out = list_now(dir);
+    std::lock_guard lock(list_mutex_);
+    listings_[dir] = out;
+    return out;
+  }
+
+  bool is_directory(const std::string& path) const override { return !list(path).empty(); }
+
+ private:
+  std::vector<ListEntry> list_now(const std::string& dir) const {
     const Location loc = parse_location(dir);
     std::string prefix = loc.key;
     if (!prefix.empty() && prefix.back() != '/') prefix += '/';
@@ -168,19 +230,6 @@ class S3Store final : public HttpStoreBase {
     return out;
   }
 
-  bool is_directory(const std::string& path) const override {
-    const Location loc = parse_location(path);
-    std::string prefix = loc.key;
-    if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-    HttpRequest req;
-    req.url = bucket_url(loc.bucket) + "?list-type=2&max-keys=1" + (prefix.empty() ? "" : "&prefix=" + aws_uri_encode(prefix, false));
-    req.display = display_location(path);
-    HttpResponse resp = client_->perform(req);
-    if (resp.status != 200) client_->fail(req, resp);
-    std::string_view xml(reinterpret_cast<const char*>(resp.body.data()), resp.body.size());
-    return !xml_all(xml, "Contents").empty();
-  }
-
  protected:
   std::string url_of(const std::string& path) const override {
     const Location loc = parse_location(path);
@@ -196,6 +245,8 @@ class S3Store final : public HttpStoreBase {
     return endpoint_ + "/" + aws_uri_encode(bucket, false);
   }
   std::string endpoint_;
+  mutable std::mutex list_mutex_;
+  mutable std::map<std::string, std::vector<ListEntry>> listings_;
 };
 
 class HttpStore final : public HttpStoreBase {
