@@ -5,6 +5,7 @@
 #include <mutex>
 #include <random>
 #include <thread>
+#include <vector>
 
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
@@ -28,8 +29,8 @@ void ensure_curl_global() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-/// Connections (and DNS and TLS sessions) shared by every handle of the process, so a new
-/// thread (the I/O pool's, a prefetch) reuses an idle connection instead of opening its own.
+/// DNS and TLS sessions shared by every handle of the process. (Not the connection cache:
+/// libcurl documents sharing it between concurrent threads as unsafe.)
 CURLSH* shared_state() {
   static std::mutex locks[CURL_LOCK_DATA_LAST];
   static CURLSH* share = [] {
@@ -37,7 +38,6 @@ CURLSH* shared_state() {
     CURLSH* s = curl_share_init();
     curl_share_setopt(s, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data d, curl_lock_access, void*) { locks[d].lock(); });
     curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data d, void*) { locks[d].unlock(); });
-    curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
     curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     return s;
@@ -45,16 +45,45 @@ CURLSH* shared_state() {
   return share;
 }
 
-/// One easy handle per thread, reused for every request of the thread.
-CURL* thread_handle() {
-  struct Handle {
-    CURL* h;
-    Handle() : h((ensure_curl_global(), curl_easy_init())) {}
-    ~Handle() { curl_easy_cleanup(h); }
-  };
-  thread_local Handle handle;
-  return handle.h;
-}
+/// A pool of easy handles: a request leases an idle handle (with its open connection) from
+/// whichever thread used it last, so a new thread (the I/O pool's, a prefetch) reuses a warm
+/// connection instead of opening its own. Handles are never freed (the pool lives as long
+/// as the process).
+class HandleLease {
+ public:
+  HandleLease() {
+    {
+      std::lock_guard lock(mutex());
+      if (!idle().empty()) {
+        h_ = idle().back();
+        idle().pop_back();
+      }
+    }
+    if (!h_) {
+      ensure_curl_global();
+      h_ = curl_easy_init();
+      if (!h_) throw_io("cannot create an HTTP handle (curl_easy_init)");
+    }
+  }
+  ~HandleLease() {
+    std::lock_guard lock(mutex());
+    idle().push_back(h_);
+  }
+  HandleLease(const HandleLease&) = delete;
+  HandleLease& operator=(const HandleLease&) = delete;
+  CURL* get() const { return h_; }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static std::vector<CURL*>& idle() {
+    static auto* v = new std::vector<CURL*>();
+    return *v;
+  }
+  CURL* h_ = nullptr;
+};
 
 /// The process start of network I/O, for overall_timeout.
 Clock::time_point process_start() {
@@ -232,7 +261,8 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     if (Clock::now() > overall)
       throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
                options_.overall_timeout_ms);
-    CURL* h = thread_handle();
+    HandleLease lease;
+    CURL* h = lease.get();
     curl_easy_reset(h);
     Transfer t;
     t.req = &req;

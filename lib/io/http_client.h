@@ -1,6 +1,6 @@
 // HTTP requests over libcurl, with AWS SigV4 signing, retries and time bounds: the transport
-// of the S3 and plain-HTTP stores (io/s3_store.h). One reused curl handle per thread keeps
-// its connections alive between requests.
+// of the S3 and plain-HTTP stores (io/s3_store.h). Requests lease curl handles from a
+// process-wide pool, so open connections are reused by whichever thread asks next.
 #pragma once
 
 #include <cstdint>
