@@ -22,12 +22,27 @@ let injected = 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function tcpProxy() {
+  // Each chunk leaves `delay` ms after it arrived, in arrival order: one queue and one timer per
+  // direction (separate timers per chunk can fire out of order when their rounded delays differ,
+  // which corrupts the byte stream).
   function pipeDelayed(from, to) {
-    from.on("data", (chunk) => {
-      const due = Date.now() + delay;  // keep order: each chunk leaves `delay` ms after it arrived
-      setTimeout(() => { if (!to.destroyed) to.write(chunk); }, Math.max(0, due - Date.now()));
-    });
-    from.on("end", () => setTimeout(() => to.end(), delay));
+    const queue = [];  // {due, chunk}; chunk null = end
+    let timer = null;
+    const flush = () => {
+      timer = null;
+      while (queue.length && queue[0].due <= Date.now()) {
+        const { chunk } = queue.shift();
+        if (to.destroyed) continue;
+        if (chunk === null) to.end(); else to.write(chunk);
+      }
+      if (queue.length) timer = setTimeout(flush, Math.max(0, queue[0].due - Date.now()));
+    };
+    const push = (chunk) => {
+      queue.push({ due: Date.now() + delay, chunk });
+      if (!timer) timer = setTimeout(flush, Math.max(0, queue[0].due - Date.now()));
+    };
+    from.on("data", (chunk) => push(chunk));
+    from.on("end", () => push(null));
     from.on("error", () => to.destroy());
   }
   return net.createServer({ noDelay: true }, (client) => {

@@ -1,10 +1,12 @@
 #include "dataset/dataset.h"
 
 #include <algorithm>
+#include <future>
 
 #include <spdlog/spdlog.h>
 
 #include "array/take.h"
+#include "common/cancel.h"
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
 #include "read/file_scanner.h"
@@ -279,7 +281,10 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
 }
 
 RecordBatch DatasetRowReader::take_from_fragment(size_t index, const std::vector<uint64_t>& rows) {
-  auto st = fragment_state(index);
+  return take_from_state(fragment_state(index), rows);
+}
+
+RecordBatch DatasetRowReader::take_from_state(const std::shared_ptr<FragmentState>& st, const std::vector<uint64_t>& rows) const {
   std::vector<uint64_t> physical;
   physical.reserve(rows.size());
   for (uint64_t r : rows) physical.push_back(st->deletions.empty() ? r : st->deletions.physical_row(r));
@@ -303,12 +308,33 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
       if (size_t f = fragment_of(r); touched.empty() || touched.back() != f) touched.push_back(f);
     prefetch_fragments(touched);
   }
-  std::vector<RecordBatch> parts;
+  std::vector<std::pair<size_t, std::vector<uint64_t>>> groups;  // per fragment touched: its rows
   for (size_t i = 0; i < sorted.size();) {
     const size_t f = fragment_of(sorted[i]);
     std::vector<uint64_t> local;
     for (; i < sorted.size() && sorted[i] < starts_[f + 1]; ++i) local.push_back(sorted[i] - starts_[f]);
-    parts.push_back(take_from_fragment(f, local));
+    groups.emplace_back(f, std::move(local));
+  }
+  std::vector<RecordBatch> parts;
+  if (dataset_->store().remote() && groups.size() > 1) {
+    // Over a network the fragments' round trips overlap: their takes run concurrently, in
+    // waves (each fragment has its own readers; only opening them touches shared state).
+    for (size_t w = 0; w < groups.size(); w += kPrefetchFragments) {
+      const size_t n = std::min(kPrefetchFragments, groups.size() - w);
+      std::vector<std::shared_ptr<FragmentState>> states;
+      for (size_t k = 0; k < n; ++k) states.push_back(fragment_state(groups[w + k].first));
+      std::vector<std::future<RecordBatch>> running;
+      {
+        StopSignalsBlocked blocked;  // the workers never take SIGINT/SIGTERM
+        for (size_t k = 0; k < n; ++k)
+          running.push_back(std::async(std::launch::async, [this, &states, &groups, w, k] {
+            return take_from_state(states[k], groups[w + k].second);
+          }));
+      }
+      for (auto& r : running) parts.push_back(r.get());
+    }
+  } else {
+    for (const auto& [f, local] : groups) parts.push_back(take_from_fragment(f, local));
   }
   RecordBatch read;
   read.fields = fields_;

@@ -99,6 +99,7 @@ class DatasetRowReader final : public TableReader {
   RecordBatch finish_chunk(std::unique_ptr<PendingChunk> pending);
   /// Visible rows `rows` (sorted, unique, counted within the fragment) of fragment `index`.
   RecordBatch take_from_fragment(size_t index, const std::vector<uint64_t>& rows);
+  RecordBatch take_from_state(const std::shared_ptr<FragmentState>& st, const std::vector<uint64_t>& rows) const;
   /// Table-shaped columns from the data files' batches (one per reader of `st`).
   RecordBatch assemble(const FragmentState& st, std::vector<RecordBatch> parts, uint64_t num_rows) const;
   std::shared_ptr<FragmentState> fragment_state(size_t index);

@@ -203,6 +203,7 @@ bool retryable_curl(CURLcode c) {
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
+    case CURLE_WEIRD_SERVER_REPLY:
     case CURLE_PARTIAL_FILE:
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_HTTP2:
@@ -285,6 +286,8 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
       curl_easy_setopt(h, CURLOPT_USERNAME, options_.access_key_id.c_str());
       curl_easy_setopt(h, CURLOPT_PASSWORD, options_.secret_access_key.c_str());
     }
+    char errbuf[CURL_ERROR_SIZE] = {0};
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(h, CURLOPT_SHARE, shared_state());
     curl_easy_setopt(h, CURLOPT_URL, req.url.c_str());
     if (req.head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
@@ -325,7 +328,8 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
         throw_io("{}: response larger than {} bytes", req.display, req.max_body);
       retry = true;
     } else if (rc != CURLE_OK) {
-      last_problem = fmt::format("{} (curl error {})", curl_easy_strerror(rc), static_cast<int>(rc));
+      last_problem = fmt::format("{} (curl error {}{}{})", curl_easy_strerror(rc), static_cast<int>(rc),
+                                 errbuf[0] ? ": " : "", errbuf);
       if (!retryable_curl(rc)) throw_io("{}: {}", req.display, last_problem);
       retry = true;
     } else if (retryable_status(status, t.resp)) {
