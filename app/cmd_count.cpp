@@ -5,9 +5,10 @@
 #include <fmt/format.h>
 
 #include "app/commands.h"
-#include "app/stdin_input.h"
 #include "app/fragments_option.h"
 #include "app/reader_options_env.h"
+#include "app/stdin_input.h"
+#include "app/storage_config.h"
 #include "dataset/row_count.h"
 #include "output/sink.h"
 
@@ -26,6 +27,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
   cmd->add_option("--version", *version, "Dataset version to count (default: the latest)");
   cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments");
   add_fragments_option(cmd, *fragments, "counts their visible rows only");
+  add_storage_option(cmd);
   cmd->footer("Examples:\n  lance-cli count data/sample/products.lance\n"
               "  lance-cli count my_db/my_table.lance --version 3 --json");
   cmd->callback([&run, path, version, json, fragments] {

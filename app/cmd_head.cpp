@@ -5,8 +5,9 @@
 #include <optional>
 
 #include "app/commands.h"
-#include "app/stdin_input.h"
 #include "app/reader_options_env.h"
+#include "app/stdin_input.h"
+#include "app/storage_config.h"
 #include "app/terminal.h"
 #include "dataset/table_reader.h"
 #include "output/sink.h"
@@ -60,6 +61,7 @@ void register_head(CLI::App& app, CommandRunner& run) {
   cmd->add_option("-f,--format", a->format,
                   "table, csv, tsv, json, jsonl or arrow (default: table on a terminal, else jsonl)");
   cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)");
+  add_storage_option(cmd);
   cmd->footer("Examples:\n  lance-cli head data/sample/products.lance\n"
               "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");
   cmd->callback([&run, a] {

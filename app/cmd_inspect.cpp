@@ -2,14 +2,17 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
 #include "app/commands.h"
+#include "app/reader_options_env.h"
 #include "app/stdin_input.h"
+#include "app/storage_config.h"
 #include "app/terminal.h"
 #include "dataset/dataset.h"
+#include "dataset/table_reader.h"
+#include "io/object_store.h"
 #include "format/file_reader.h"
 #include "inspect/dataset_meta.h"
 #include "inspect/inspect.h"
@@ -35,6 +38,7 @@ void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
   cmd->add_option("path", a.path, path_help)->required();
   cmd->add_flag("--json", a.json, "One JSON document instead of text (fields in the README)");
   cmd->add_flag("-b,--bytes", a.exact_bytes, "Exact byte counts instead of KiB/MiB");
+  add_storage_option(cmd);
 }
 
 void add_version(CLI::App* cmd, InspectArgs& a) {
@@ -42,8 +46,8 @@ void add_version(CLI::App* cmd, InspectArgs& a) {
 }
 
 bool is_dataset(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_directory(path, ec);
+  const auto store = io::store_for(path, reader_options().storage);
+  return store->remote() ? dataset::is_dataset_dir(path, *store) : store->is_directory(path);
 }
 
 inspect::TextOptions text_options(const InspectArgs& a) {
@@ -59,7 +63,9 @@ std::shared_ptr<format::FileReader> open_file(const InspectArgs& a, const char* 
     throw_unsupported("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what,
                       a.path);
   if (a.version) throw_usage("--version applies to dataset directories, not to the data file {}", a.path);
-  return format::FileReader::open(a.path);
+  const auto& options = reader_options();
+  const auto store = io::store_for(a.path, options.storage);
+  return format::FileReader::open(store->open(a.path), store->tune(options.io), options.stats);
 }
 
 void emit(const std::string& text) {
@@ -89,7 +95,7 @@ void setup_schema(CLI::App* schema, CommandRunner& run, const std::string& name)
     run.command = [args] {
       args->path = input_path(args->path);
       if (is_dataset(args->path)) {
-        auto ds = dataset::Dataset::open(args->path, args->version);
+        auto ds = dataset::Dataset::open(args->path, args->version, reader_options());
         inspect::SchemaInfo info = inspect::inspect_schema(ds->schema());
         info.kind = "dataset";
         info.path = ds->path();
@@ -129,7 +135,7 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
       run.command = [args] {
       args->path = input_path(args->path);
         if (is_dataset(args->path))
-          print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version)), *args);
+          print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version, reader_options())), *args);
         else if (auto file = open_file(*args, "inspect meta"); file->v1())
           print(inspect::inspect_v1_meta(*file), *args);  // legacy v1: its own description
         else
@@ -150,7 +156,7 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
         if (!is_dataset(args->path))
           throw_usage("{}: inspect versions reads a dataset directory (a data file has no versions)", args->path);
         if (args->version) throw_usage("inspect versions lists every version; --version does not apply");
-        print(inspect::inspect_versions(args->path), *args);
+        print(inspect::inspect_versions(args->path, reader_options()), *args);
       };
     });
   }

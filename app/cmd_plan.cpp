@@ -2,19 +2,21 @@
 // spread over processes or machines (lib/dataset/shard_plan.h).
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <memory>
 #include <optional>
-#include <system_error>
 
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "app/reader_options_env.h"
+#include "app/storage_config.h"
 #include "common/byte_size.h"
 #include "dataset/dataset.h"
 #include "dataset/fragment_select.h"
 #include "dataset/shard_plan.h"
 #include "inspect/render.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -66,7 +68,8 @@ std::string plan_text(const dataset::Dataset& ds, const std::vector<dataset::Sha
 void register_plan(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("plan", "Split a dataset version into byte-balanced shards of fragments for parallel scans");
   auto a = std::make_shared<PlanArgs>();
-  cmd->add_option("path", a->path, "A Lance dataset directory")->required();
+  cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")->required();
+  add_storage_option(cmd);
   cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)");
   auto* count_opt = cmd->add_option("--shards", a->shards,
                                     "N shards of about equal bytes (fewer only when there are fewer fragments)")
@@ -90,14 +93,16 @@ void register_plan(CLI::App& app, CommandRunner& run) {
       "  lance-cli plan my_db/my_table.lance --shard-bytes 256MiB --json | jq -c '.shards[].fragments'");
   cmd->callback([&run, a] {
     run.command = [a] {
-      std::error_code ec;
-      if (!dataset::is_dataset_dir(a->path)) {
-        if (std::filesystem::is_directory(a->path, ec))
+      const auto& options = reader_options();
+      const auto store = io::store_for(a->path, options.storage);
+      if (!dataset::is_dataset_dir(a->path, *store)) {
+        if (!store->remote() && store->is_directory(a->path))
           throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", a->path, dataset::kVersionsDir);
-        if (!std::filesystem::exists(a->path, ec)) throw_io("{}: no such file or directory", a->path);
-        throw_usage("{} is a single data file; plan splits a dataset directory into shards of fragments", a->path);
+        if (!store->size_of(a->path)) throw_io("{}: no such file or directory", io::display_location(a->path));
+        throw_usage("{} is a single data file; plan splits a dataset directory into shards of fragments",
+                    io::display_location(a->path));
       }
-      auto ds = dataset::Dataset::open(a->path, a->version);
+      auto ds = dataset::Dataset::open(a->path, a->version, options);
       const auto extents = dataset::fragment_extents(*ds);
       const auto shards = a->shards ? dataset::plan_by_count(extents, *a->shards)
                                     : dataset::plan_by_bytes(extents, parse_byte_size(a->shard_bytes.value_or(kDefaultShardBytes),

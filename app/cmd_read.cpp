@@ -14,6 +14,7 @@
 #include "app/progress.h"
 #include "app/reader_options_env.h"
 #include "app/stats.h"
+#include "app/storage_config.h"
 #include "common/cancel.h"
 #include "dataset/table_reader.h"
 #include "output/output_file.h"
@@ -148,6 +149,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "--offset and --limit count their visible rows");
+  add_storage_option(cmd);
   cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)");
   cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str();
   cmd->footer("Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
@@ -196,6 +198,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "row numbers then count their visible rows only");
+  add_storage_option(cmd);
   cmd->footer("Examples:\n  lance-cli take data/sample/products.lance --rows 0,17,100-105 -f csv\n"
               "  seq 0 10 990 | lance-cli take table.lance --rows-file - -c id");
   cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt, version, fragments] {

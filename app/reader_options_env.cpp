@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "app/storage_config.h"
 #include "common/error.h"
 
 namespace lance::app {
@@ -45,7 +46,11 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
 }
 
 const read::ReaderOptions& reader_options() {
-  static const read::ReaderOptions options = reader_options_from(from_environment);
+  static const read::ReaderOptions options = [] {
+    read::ReaderOptions o = reader_options_from(from_environment);
+    o.storage = storage_options_from_environment();
+    return o;
+  }();
   return options;
 }
 

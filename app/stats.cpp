@@ -7,6 +7,7 @@
 
 #include "app/reader_options_env.h"
 #include "common/error.h"
+#include "io/net_stats.h"
 
 namespace lance::app {
 
@@ -30,6 +31,7 @@ StatsReport::StatsReport(std::string mode) : mode_(std::move(mode)), start_(std:
 
 std::string StatsReport::render(uint64_t rows_out) const {
   const ReadStats& st = *reader_options().stats;
+  const auto& net = io::NetStats::global();
   const uint64_t total_ns = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
   if (mode_ == "json") {
@@ -44,14 +46,22 @@ std::string StatsReport::render(uint64_t rows_out) const {
     j["plan_ms"] = ms(st.plan_ns.load());
     j["io_wait_ms"] = ms(st.io_wait_ns.load());
     j["decode_ms"] = ms(st.decode_ns.load());
+    j["http_requests"] = net.requests.load();
+    j["http_bytes"] = net.bytes.load();
+    j["http_retries"] = net.retries.load();
+    j["network_wait_ms"] = ms(net.wait_ns.load());
     return j.dump() + "\n";
   }
+  std::string network;
+  if (net.requests.load() > 0)
+    network = fmt::format("network: {} HTTP requests, {} received, {} retries, {:.3f} ms waiting on the network\n",
+                          net.requests.load(), human_bytes(net.bytes.load()), net.retries.load(), ms(net.wait_ns.load()));
   return fmt::format(
       "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
       "time:  {:.3f} ms total, {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
       st.requests.load(), st.iops.load(), human_bytes(st.bytes_read.load()), st.bytes_read.load(),
       st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_ns.load()),
-      ms(st.io_wait_ns.load()), ms(st.decode_ns.load()));
+      ms(st.io_wait_ns.load()), ms(st.decode_ns.load())) + network;
 }
 
 void StatsReport::report(uint64_t rows_out) const {

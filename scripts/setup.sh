@@ -9,7 +9,9 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 
 PACKAGES=(cmake g++ make pkg-config ccache libcli11-dev libfmt-dev libspdlog-dev libzstd-dev liblz4-dev
           libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler
-          libroaring-dev python3-distributed parallel jq)
+          libroaring-dev python3-distributed parallel jq
+          libcurl4-openssl-dev  # S3 and HTTP(S) reads (lib/io/http_client.cpp)
+          radosgw ceph-mon ceph-osd uuid-runtime curl)  # the S3 tests' Ceph RGW (scripts/rgw-up.sh)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,7 @@
 #include "cli_runner.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -118,7 +120,13 @@ CliResult run_cli_limited(const std::vector<std::string>& args, const RunLimits&
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env_s;
-  for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+  auto name_of = [](const std::string& e) { return e.substr(0, e.find('=')); };
+  for (char** e = environ; *e; ++e) {
+    // An entry of limits.env replaces the inherited variable of the same name.
+    const std::string entry(*e);
+    if (std::none_of(limits.env.begin(), limits.env.end(), [&](const std::string& x) { return name_of(x) == name_of(entry); }))
+      env_s.push_back(entry);
+  }
   env_s.insert(env_s.end(), limits.env.begin(), limits.env.end());
   std::vector<char*> envp;
   for (auto& e : env_s) envp.push_back(e.data());

@@ -19,7 +19,7 @@ struct RunLimits {
   int timeout_ms = 10000;            ///< SIGKILL after this long (then `timed_out`)
   uint64_t address_space_bytes = 0;  ///< RLIMIT_AS of the child (0: unlimited)
   bool keep_stdout = true;           ///< false: stdout is read and dropped
-  std::vector<std::string> env;      ///< extra NAME=VALUE entries for the child
+  std::vector<std::string> env;      ///< extra NAME=VALUE entries for the child (replacing inherited ones)
 };
 
 /// Runs lance-cli with `args` (no shell), optional stdin text.

@@ -1,12 +1,14 @@
 #include "dataset/dataset.h"
 
 #include <algorithm>
-#include <filesystem>
+#include <future>
 
 #include <spdlog/spdlog.h>
 
 #include "array/take.h"
+#include "common/cancel.h"
 #include "dataset/schema_adapt.h"
+#include "io/uri.h"
 #include "read/row_reader.h"
 #include "structural/assemble.h"
 
@@ -16,6 +18,8 @@ namespace {
 
 /// Fragments whose readers stay open at once (each open data file holds an I/O pool).
 constexpr size_t kOpenFragments = 2;
+/// Remote stores: fragments whose files a scan fetches ahead, in one round trip.
+constexpr size_t kPrefetchFragments = 8;
 
 }  // namespace
 
@@ -27,10 +31,11 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   auto ds = std::shared_ptr<Dataset>(new Dataset());
   ds->dir_ = dir;
   if (!options.stats) options.stats = std::make_shared<ReadStats>();
+  ds->store_ = io::store_for(dir, options.storage);
+  options.io = ds->store_->tune(options.io);
   ds->options_ = std::move(options);
-  const auto& opts = ds->options_;
-  const ManifestLocation where = find_manifest(dir, version);
-  ds->manifest_ = read_manifest(where.path);
+  const ManifestLocation where = find_manifest(dir, version, ds->store_.get());
+  ds->manifest_ = read_manifest(where.path, ds->store_.get());
   check_corrupt(ds->manifest_.version == where.version, "{}: manifest says version {} but its name says {}", where.path,
                 ds->manifest_.version, where.version);
   auto& frags = ds->manifest_.fragments;
@@ -39,7 +44,7 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
     Fragment& f = frags[i];
     if (f.physical_rows == 0 && !f.files.empty()) {
       // Old writers left the row count unset (0 = unknown): the data file knows it.
-      f.physical_rows = format::FileReader::open(ds->data_file_path(f.files[0]), opts.io, opts.stats)->num_rows();
+      f.physical_rows = ds->open_data_file(f.files[0])->num_rows();
     }
     check_corrupt(f.physical_rows <= kMaxFragmentRows, "{}: fragment {} claims {} rows (more than 2^32)", where.path,
                   f.id, f.physical_rows);
@@ -59,11 +64,15 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
 }
 
 std::string Dataset::data_file_path(const DataFileRef& file) const {
-  return (std::filesystem::path(dir_) / "data" / file.path).string();
+  return io::join_path(io::join_path(dir_, "data"), file.path);
+}
+
+std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& file) const {
+  return format::FileReader::open(store_->open(data_file_path(file)), options_.io, options_.stats);
 }
 
 DeletionVector Dataset::deletion_vector(size_t index) const {
-  return read_deletion_file(dir_, manifest_.fragments.at(index));
+  return read_deletion_file(dir_, manifest_.fragments.at(index), store_.get());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,6 +113,25 @@ DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::
 
 DatasetRowReader::~DatasetRowReader() = default;
 
+void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags) {
+  if (!dataset_->store().remote()) return;
+  prefetched_.resize(dataset_->fragments().size(), false);
+  std::vector<int32_t> ids;
+  for (size_t fi : field_indices_) collect_field_ids(dataset_->schema().fields.at(fi), ids);
+  std::vector<std::string> opens, reads;
+  for (size_t f : frags) {
+    if (f >= prefetched_.size() || prefetched_[f]) continue;
+    prefetched_[f] = true;
+    if (std::any_of(open_.begin(), open_.end(), [&](const auto& st) { return st->index == f; })) continue;
+    const Fragment& frag = dataset_->fragments()[f];
+    for (const auto& file : frag.files)
+      if (std::any_of(ids.begin(), ids.end(), [&](int32_t id) { return file.holds_field(id); }))
+        opens.push_back(dataset_->data_file_path(file));
+    if (frag.deletion) reads.push_back(io::join_path(dataset_->path(), frag.deletion->relative_path(frag.id)));
+  }
+  if (opens.size() + reads.size() > 1) dataset_->store().prefetch(opens, reads);
+}
+
 size_t DatasetRowReader::fragment_of(uint64_t row) const {
   // The last fragment starting at or before `row`: empty fragments share their start with
   // the next one, so this is the one that holds the row.
@@ -137,8 +165,7 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     if (!holder) continue;  // the column was added after this fragment was written: nulls
     const size_t d = *holder;
     if (!st->files[d]) {
-      const auto& opts = dataset_->reader_options();
-      auto file = format::FileReader::open(dataset_->data_file_path(frag.files[d]), opts.io, opts.stats);
+      auto file = dataset_->open_data_file(frag.files[d]);
       if (file->num_rows() != frag.physical_rows)
         throw Error(ErrorKind::corrupt, fmt::format("{}: data file has {} rows but the fragment has {}", file->path(),
                                                     file->num_rows(), frag.physical_rows));
@@ -235,6 +262,12 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
   auto next_chunk = [&]() -> std::unique_ptr<PendingChunk> {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return nullptr;
+    {
+      std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
+      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f)
+        if (starts_[f + 1] > starts_[f]) ahead.push_back(f);
+      prefetch_fragments(ahead);
+    }
     const uint64_t lo = row - starts_[frag];
     const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
@@ -250,7 +283,10 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
 }
 
 RecordBatch DatasetRowReader::take_from_fragment(size_t index, const std::vector<uint64_t>& rows) {
-  auto st = fragment_state(index);
+  return take_from_state(fragment_state(index), rows);
+}
+
+RecordBatch DatasetRowReader::take_from_state(const std::shared_ptr<FragmentState>& st, const std::vector<uint64_t>& rows) const {
   std::vector<uint64_t> physical;
   physical.reserve(rows.size());
   for (uint64_t r : rows) physical.push_back(st->deletions.empty() ? r : st->deletions.physical_row(r));
@@ -268,12 +304,39 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   // Every needed row once, fragment by fragment, in scan order.
-  std::vector<RecordBatch> parts;
+  {
+    std::vector<size_t> touched;
+    for (uint64_t r : sorted)
+      if (size_t f = fragment_of(r); touched.empty() || touched.back() != f) touched.push_back(f);
+    prefetch_fragments(touched);
+  }
+  std::vector<std::pair<size_t, std::vector<uint64_t>>> groups;  // per fragment touched: its rows
   for (size_t i = 0; i < sorted.size();) {
     const size_t f = fragment_of(sorted[i]);
     std::vector<uint64_t> local;
     for (; i < sorted.size() && sorted[i] < starts_[f + 1]; ++i) local.push_back(sorted[i] - starts_[f]);
-    parts.push_back(take_from_fragment(f, local));
+    groups.emplace_back(f, std::move(local));
+  }
+  std::vector<RecordBatch> parts;
+  if (dataset_->store().remote() && groups.size() > 1) {
+    // Over a network the fragments' round trips overlap: their takes run concurrently, in
+    // waves (each fragment has its own readers; only opening them touches shared state).
+    for (size_t w = 0; w < groups.size(); w += kPrefetchFragments) {
+      const size_t n = std::min(kPrefetchFragments, groups.size() - w);
+      std::vector<std::shared_ptr<FragmentState>> states;
+      for (size_t k = 0; k < n; ++k) states.push_back(fragment_state(groups[w + k].first));
+      std::vector<std::future<RecordBatch>> running;
+      {
+        StopSignalsBlocked blocked;  // the workers never take SIGINT/SIGTERM
+        for (size_t k = 0; k < n; ++k)
+          running.push_back(std::async(std::launch::async, [this, &states, &groups, w, k] {
+            return take_from_state(states[k], groups[w + k].second);
+          }));
+      }
+      for (auto& r : running) parts.push_back(r.get());
+    }
+  } else {
+    for (const auto& [f, local] : groups) parts.push_back(take_from_fragment(f, local));
   }
   RecordBatch read;
   read.fields = fields_;

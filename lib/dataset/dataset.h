@@ -25,6 +25,7 @@
 #include "dataset/manifest.h"
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
+#include "io/object_store.h"
 #include "read/reader_options.h"
 
 namespace lance::read {
@@ -43,7 +44,8 @@ class Dataset {
   /// Opens `dir` at `version` (latest when empty). Reads the manifest, plus the deletion
   /// files (and data-file footers) whose row counts the manifest does not record. Every
   /// data file is read with `options` (without a stats object, the dataset makes one that
-  /// all its files share).
+  /// all its files share). `dir` may be a local path or an `s3://bucket/prefix` URI;
+  /// `options.storage` configures the store.
   static std::shared_ptr<const Dataset> open(const std::string& dir, std::optional<uint64_t> version = std::nullopt,
                                              read::ReaderOptions options = {});
 
@@ -56,11 +58,16 @@ class Dataset {
   const std::vector<uint64_t>& live_rows() const { return live_rows_; }
   /// Visible rows of the whole dataset.
   uint64_t num_rows() const { return num_rows_; }
+  /// The options every data file is read with (`io` tuned for the store).
   const read::ReaderOptions& reader_options() const { return options_; }
+  /// Where the dataset's files live.
+  const io::ObjectStore& store() const { return *store_; }
+  /// Opens one data file of the dataset through the store, with reader_options().
+  std::shared_ptr<format::FileReader> open_data_file(const DataFileRef& file) const;
 
-  /// Path of a data file: `<dataset dir>/data/<file path>`.
+  /// Path of a data file: `<dataset dir>/data/<file path>` (a URI for remote datasets).
   std::string data_file_path(const DataFileRef& file) const;
-  /// The deletion vector of fragment `index` (read from disk; empty when it has none).
+  /// The deletion vector of fragment `index` (read from the store; empty when it has none).
   DeletionVector deletion_vector(size_t index) const;
 
   /// The same version with only the fragments whose ids fall in `ranges`, kept in manifest
@@ -75,6 +82,7 @@ class Dataset {
   std::vector<uint64_t> live_rows_;
   uint64_t num_rows_ = 0;
   read::ReaderOptions options_;
+  std::shared_ptr<io::ObjectStore> store_;
 };
 
 /// Rows of a dataset: fragments in manifest order, deleted rows skipped. Columns are found
@@ -103,18 +111,23 @@ class DatasetRowReader final : public TableReader {
   RecordBatch finish_chunk(std::unique_ptr<PendingChunk> pending);
   /// Visible rows `rows` (sorted, unique, counted within the fragment) of fragment `index`.
   RecordBatch take_from_fragment(size_t index, const std::vector<uint64_t>& rows);
+  RecordBatch take_from_state(const std::shared_ptr<FragmentState>& st, const std::vector<uint64_t>& rows) const;
   /// Table-shaped columns from the data files' batches (one per reader of `st`).
   RecordBatch assemble(const FragmentState& st, std::vector<RecordBatch> parts, uint64_t num_rows) const;
   std::shared_ptr<FragmentState> fragment_state(size_t index);
   std::shared_ptr<FragmentState> open_fragment(size_t index);
   /// The fragment holding visible row `row` of the dataset (row < num_rows()).
   size_t fragment_of(uint64_t row) const;
+  /// Remote stores: starts fetching, all at once, the deletion files and the tails of the
+  /// data files (those holding projected columns) of fragments `frags` not yet opened.
+  void prefetch_fragments(const std::vector<size_t>& frags);
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;
   std::vector<uint64_t> starts_;  ///< first visible row of each fragment; back() = num_rows
   std::deque<std::shared_ptr<FragmentState>> open_;  ///< most recently used first
+  std::vector<bool> prefetched_;  ///< per fragment: its files were prefetched (remote stores)
 };
 
 }  // namespace lance::dataset

@@ -1,13 +1,13 @@
 #include "dataset/deletion.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 
 #include <roaring/roaring.h>
 
 #include "arrow/ipc_file_reader.h"
-#include "io/file.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 
 namespace lance::dataset {
 
@@ -89,14 +89,12 @@ DeletionVector parse_deletion_arrow(ByteView bytes, uint64_t physical_rows) {
   return DeletionVector::from_offsets(arrow::read_arrow_file_integer_column(bytes, kDeletionColumn), physical_rows);
 }
 
-DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment) {
+DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment, const io::ObjectStore* store) {
   if (!fragment.deletion) return {};
   const DeletionFileRef& ref = *fragment.deletion;
-  const std::string path = (std::filesystem::path(dataset_dir) / ref.relative_path(fragment.id)).string();
-  return with_context(path, [&] {
-    auto file = io::LocalFile::open(path);
-    Bytes data(file->size());
-    if (!data.empty()) file->read_at(0, data.size(), data.data());
+  const std::string path = io::join_path(dataset_dir, ref.relative_path(fragment.id));
+  return with_context(io::display_location(path), [&] {
+    const Bytes data = store ? store->read_all(path) : io::store_for(path)->read_all(path);
     DeletionVector dv = ref.kind == DeletionFileRef::Kind::bitmap ? parse_deletion_bitmap(ByteView(data), fragment.physical_rows)
                                                                   : parse_deletion_arrow(ByteView(data), fragment.physical_rows);
     check_corrupt(ref.num_deleted_rows == 0 || ref.num_deleted_rows == dv.num_deleted(),

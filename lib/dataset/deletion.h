@@ -17,6 +17,7 @@
 
 #include "common/bytes.h"
 #include "dataset/manifest.h"
+#include "io/object_store.h"
 
 namespace lance::dataset {
 
@@ -50,7 +51,9 @@ DeletionVector parse_deletion_bitmap(ByteView bytes, uint64_t physical_rows);
 DeletionVector parse_deletion_arrow(ByteView bytes, uint64_t physical_rows);
 
 /// Reads the deletion file of `fragment` from `dataset_dir/_deletions/` (an empty vector
-/// when the fragment has none) and checks its count against the manifest's.
-DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment);
+/// when the fragment has none) and checks its count against the manifest's. One whole-file
+/// read through `store` (null: io::store_for(dataset_dir)).
+DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment,
+                                  const io::ObjectStore* store = nullptr);
 
 }  // namespace lance::dataset

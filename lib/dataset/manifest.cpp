@@ -10,7 +10,8 @@
 #include <spdlog/spdlog.h>
 
 #include "common/bytes.h"
-#include "io/file.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 
 namespace lance::dataset {
 
@@ -60,11 +61,10 @@ void check_relative_path(const std::string& p, const char* what) {
   for (const auto& part : path) check_corrupt(part != "..", "{} path '{}' leaves the dataset directory", what, p);
 }
 
-Bytes read_whole_file(const std::string& path) {
-  auto file = io::LocalFile::open(path);
-  Bytes data(file->size());
-  if (!data.empty()) file->read_at(0, data.size(), data.data());
-  return data;
+/// `store`, or the store of `path` when null.
+std::shared_ptr<const io::ObjectStore> store_or(const io::ObjectStore* store, const std::string& path) {
+  if (store) return std::shared_ptr<const io::ObjectStore>(std::shared_ptr<const io::ObjectStore>{}, store);
+  return io::store_for(path);
 }
 
 }  // namespace
@@ -92,20 +92,18 @@ std::string manifest_file_name(uint64_t version, ManifestNaming naming) {
   return fmt::format("{:020}.manifest", std::numeric_limits<uint64_t>::max() - version);
 }
 
-std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir) {
-  const fs::path dir = fs::path(dataset_dir) / kVersionsDir;
-  std::error_code ec;
-  fs::directory_iterator it(dir, ec);
-  if (ec) throw_io("{}: cannot list {}: {}", dataset_dir, kVersionsDir, ec.message());
+std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, const io::ObjectStore* store) {
+  const auto st = store_or(store, dataset_dir);
+  const std::string dir = io::join_path(dataset_dir, std::string(kVersionsDir));
+  const std::vector<io::ListEntry> entries = st->list(dir);
   std::vector<ManifestLocation> out;
-  for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) throw_io("{}: cannot list {}: {}", dataset_dir, kVersionsDir, ec.message());
-    auto loc = parse_manifest_name(it->path().filename().string());
+  for (const auto& e : entries) {
+    if (e.is_dir) continue;
+    auto loc = parse_manifest_name(e.name);
     if (!loc) continue;
-    loc->path = it->path().string();
+    loc->path = io::join_path(dir, e.name);
     out.push_back(std::move(*loc));
   }
-  if (ec) throw_io("{}: cannot list {}: {}", dataset_dir, kVersionsDir, ec.message());
   // By version; when both namings hold the same version (a half-done migration), prefer V2.
   std::sort(out.begin(), out.end(), [](const ManifestLocation& a, const ManifestLocation& b) {
     return a.version != b.version ? a.version < b.version : a.naming == ManifestNaming::v2 && b.naming != ManifestNaming::v2;
@@ -119,14 +117,15 @@ std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir) {
 namespace {
 
 /// The version named by `_versions/latest_version_hint.json`, if the file exists and parses.
-std::optional<uint64_t> read_version_hint(const std::string& dataset_dir) {
-  const fs::path hint = fs::path(dataset_dir) / kVersionsDir / kLatestVersionHint;
-  std::ifstream in(hint);
-  if (!in) return std::nullopt;
+std::optional<uint64_t> read_version_hint(const std::string& dataset_dir, const io::ObjectStore& store) {
+  const std::string hint = io::join_path(io::join_path(dataset_dir, std::string(kVersionsDir)), std::string(kLatestVersionHint));
   try {
-    auto j = nlohmann::json::parse(in);
+    if (!store.size_of(hint)) return std::nullopt;
+    const Bytes data = store.read_all(hint);
+    auto j = nlohmann::json::parse(data.begin(), data.end());
     if (j.is_object() && j.contains("version") && j["version"].is_number_unsigned()) return j["version"].get<uint64_t>();
   } catch (const nlohmann::json::exception&) {
+  } catch (const Error&) {
   }
   spdlog::debug("{}: ignoring unreadable {}", dataset_dir, kLatestVersionHint);
   return std::nullopt;
@@ -134,8 +133,10 @@ std::optional<uint64_t> read_version_hint(const std::string& dataset_dir) {
 
 }  // namespace
 
-ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uint64_t> version) {
-  const auto all = list_manifests(dataset_dir);
+ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uint64_t> version,
+                               const io::ObjectStore* store) {
+  const auto st = store_or(store, dataset_dir);
+  const auto all = list_manifests(dataset_dir, st.get());
   if (all.empty())
     throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dataset_dir, kVersionsDir);
   if (version) {
@@ -145,7 +146,9 @@ ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uin
                 all.size() == 1 ? "" : "s", describe_versions(all));
   }
   const ManifestLocation& latest = all.back();
-  if (auto hint = read_version_hint(dataset_dir); hint && *hint != latest.version)
+  // The hint only feeds a debug message: not worth a request otherwise.
+  if (!spdlog::should_log(spdlog::level::debug)) return latest;
+  if (auto hint = read_version_hint(dataset_dir, *st); hint && *hint != latest.version)
     spdlog::debug("{}: {} says version {}, the newest manifest is version {}", dataset_dir, kLatestVersionHint, *hint,
                   latest.version);
   return latest;
@@ -242,8 +245,8 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
   });
 }
 
-Manifest read_manifest(const std::string& path) {
-  Bytes data = read_whole_file(path);
+Manifest read_manifest(const std::string& path, const io::ObjectStore* store) {
+  Bytes data = store_or(store, path)->read_all(path);
   return parse_manifest(ByteView(data), path);
 }
 

@@ -1,6 +1,7 @@
 #include "dataset/manifest_file.h"
 
-#include "io/file.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 
 namespace lance::dataset {
 
@@ -8,13 +9,11 @@ namespace {
 constexpr uint64_t kTailSize = 16;  // i64 position, u16 major, u16 minor, "LANC"
 }
 
-ManifestFile read_manifest_file(const std::string& path) {
+ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore* store) {
   ManifestFile mf;
   mf.path = path;
-  auto file = io::LocalFile::open(path);
-  mf.bytes.resize(file->size());
-  if (!mf.bytes.empty()) file->read_at(0, mf.bytes.size(), mf.bytes.data());
-  with_context(path, [&] {
+  mf.bytes = store ? store->read_all(path) : io::store_for(path)->read_all(path);
+  with_context(io::display_location(path), [&] {
     const ByteView all(mf.bytes);
     check_corrupt(all.size() >= kTailSize + 4 && std::memcmp(all.data() + all.size() - 4, "LANC", 4) == 0,
                   "not a Lance manifest (no \"LANC\" magic at the end)");

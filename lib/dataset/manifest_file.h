@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/bytes.h"
+#include "io/object_store.h"
 #include "table.pb.h"
 
 namespace lance::dataset {
@@ -22,10 +23,11 @@ struct ManifestFile {
   ::lance::table::Manifest proto;  ///< the manifest message at the tail
 };
 
-/// Reads a manifest file and decodes its manifest message. Throws Error(io) when the file
+/// Reads a manifest file (one whole-object read through `store`; null: the store of `path`
+/// with default settings) and decodes its manifest message. Throws Error(io) when the file
 /// cannot be read, Error(corrupt) when its tail or protobuf is malformed (the same checks
 /// as parse_manifest; reader feature flags are not checked here).
-ManifestFile read_manifest_file(const std::string& path);
+ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore* store = nullptr);
 
 /// The message bytes of the `[u32 length][message]` section at `position` of the file.
 /// Throws Error(corrupt) naming `what` when it does not lie inside the file.

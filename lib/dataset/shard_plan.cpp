@@ -1,10 +1,9 @@
 #include "dataset/shard_plan.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
 #include "common/error.h"
+#include "io/uri.h"
 #include "dataset/dataset.h"
 
 namespace lance::dataset {
@@ -77,11 +76,11 @@ std::vector<FragmentExtent> fragment_extents(const Dataset& ds) {
     FragmentExtent e{f.id, ds.live_rows()[i], 0};
     for (const auto& file : f.files) {
       uint64_t size = file.size_bytes;
-      if (size == 0) {  // not recorded (older writers): ask the file system
+      if (size == 0) {  // not recorded (older writers): ask the store
         const std::string p = ds.data_file_path(file);
-        std::error_code ec;
-        size = std::filesystem::file_size(p, ec);
-        if (ec) throw_io("{}: cannot read the size of this data file of fragment {}: {}", p, f.id, ec.message());
+        const auto found = ds.store().size_of(p);
+        if (!found) throw_io("{}: data file of fragment {} does not exist", io::display_location(p), f.id);
+        size = *found;
       }
       e.bytes += size;
     }

@@ -1,10 +1,10 @@
 #include "dataset/table_reader.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
 #include "dataset/dataset.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 #include "read/row_reader.h"
 
 namespace lance::dataset {
@@ -45,27 +45,45 @@ class FileTableReader final : public TableReader {
 
 }  // namespace
 
-bool is_dataset_dir(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_directory(path, ec) &&
-         std::filesystem::is_directory(std::filesystem::path(path) / kVersionsDir, ec);
+bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
+  return store.is_directory(io::join_path(path, std::string(kVersionsDir))) && (store.remote() || store.is_directory(path));
+}
+
+bool is_dataset_dir(const std::string& path) { return is_dataset_dir(path, io::LocalStore()); }
+
+std::shared_ptr<format::FileReader> open_single_file(const std::string& path, const io::ObjectStore& store,
+                                                     const read::ReaderOptions& options, bool version_given,
+                                                     bool fragments_given) {
+  if (!store.remote() && store.is_directory(path))
+    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
+  if (version_given)
+    throw_usage("{} is a single data file; a version can only be chosen for a dataset directory",
+                io::display_location(path));
+  if (fragments_given)
+    throw_usage("{} is a single data file; --fragments can only be chosen for a dataset directory",
+                io::display_location(path));
+  std::shared_ptr<io::RandomAccessFile> file;
+  try {
+    file = store.open(path);
+  } catch (const Error& e) {
+    // An object store has no directories: a prefix with objects but no _versions/ is named as such.
+    if (e.kind() == ErrorKind::io && store.remote() && store.is_directory(path))
+      throw_usage("{} is a prefix with objects but not a Lance dataset (it has no {}/)", io::display_location(path),
+                  kVersionsDir);
+    throw;
+  }
+  return format::FileReader::open(std::move(file), store.tune(options.io), options.stats);
 }
 
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
-  if (is_dataset_dir(path)) {
+  const auto store = io::store_for(path, options.reader.storage);
+  if (is_dataset_dir(path, *store)) {
     auto ds = Dataset::open(path, options.version, options.reader);
     if (options.fragments) ds = ds->select_fragments(*options.fragments);
     auto fields = read::resolve_projection(ds->schema(), options.columns);
     return std::make_unique<DatasetRowReader>(std::move(ds), std::move(fields));
   }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
-  if (options.version)
-    throw_usage("{} is a single data file; a version can only be chosen for a dataset directory", path);
-  if (options.fragments)
-    throw_usage("{} is a single data file; --fragments can only be chosen for a dataset directory", path);
-  auto file = format::FileReader::open(path, options.reader.io, options.reader.stats);
+  auto file = open_single_file(path, *store, options.reader, options.version.has_value(), options.fragments.has_value());
   return std::make_unique<FileTableReader>(std::move(file), options.columns, options.reader);
 }
 

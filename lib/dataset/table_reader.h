@@ -22,7 +22,9 @@
 
 #include "array/array.h"
 #include "dataset/fragment_select.h"
+#include "format/file_reader.h"
 #include "format/schema.h"
+#include "io/object_store.h"
 #include "read/reader_options.h"
 
 namespace lance::dataset {
@@ -36,7 +38,8 @@ struct TableOptions {
   /// Only the fragments with these ids (`--fragments`), in manifest order; rows are then
   /// numbered over those fragments' visible rows. Empty = all (datasets only).
   std::optional<std::vector<IdRange>> fragments;
-  read::ReaderOptions reader;         ///< I/O, batching, decoding and the stats object
+  /// I/O, batching, decoding, the object store's settings and the stats object.
+  read::ReaderOptions reader;
 };
 
 /// Rows of a table in scan order. Row numbers count visible rows only: for a dataset,
@@ -66,8 +69,18 @@ class TableReader {
   virtual RecordBatch take(std::span<const uint64_t> rows) = 0;
 };
 
-/// True when `path` is a directory holding `_versions/` (a Lance dataset).
+/// True when `path` is a directory holding `_versions/` (a Lance dataset); for an object
+/// store, when some key starts with `path/_versions/` (one ListObjectsV2 request).
+bool is_dataset_dir(const std::string& path, const io::ObjectStore& store);
+/// Same, for a local path.
 bool is_dataset_dir(const std::string& path);
+
+/// Opens `path` as a single data file of `store` with `options` (its I/O settings tuned by
+/// the store). Throws Error(usage) for a directory that is not a dataset, and when
+/// `version_given` or `fragments_given` (those need a dataset).
+std::shared_ptr<format::FileReader> open_single_file(const std::string& path, const io::ObjectStore& store,
+                                                     const read::ReaderOptions& options, bool version_given,
+                                                     bool fragments_given = false);
 
 /// Opens a single data file or a dataset directory. Throws Error: usage for an unknown
 /// column, a version that does not exist, a fragment id the version lacks, or a version or

@@ -1,21 +1,18 @@
 #include "dataset/transaction.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <system_error>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "io/file.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 #include "transaction.pb.h"
 
 namespace lance::dataset {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -78,11 +75,9 @@ std::pair<std::string, std::string> describe(const Txn& t) {
   }
 }
 
-Bytes read_file(const std::string& path) {
-  auto f = io::LocalFile::open(path);
-  Bytes b(f->size());
-  if (!b.empty()) f->read_at(0, b.size(), b.data());
-  return b;
+std::shared_ptr<const io::ObjectStore> store_or(const io::ObjectStore* store, const std::string& path) {
+  if (store) return std::shared_ptr<const io::ObjectStore>(std::shared_ptr<const io::ObjectStore>{}, store);
+  return io::store_for(path);
 }
 
 }  // namespace
@@ -98,7 +93,8 @@ TransactionInfo parse_transaction(ByteView bytes, const std::string& name) {
   return info;
 }
 
-std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, const ManifestFile& manifest) {
+std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, const ManifestFile& manifest,
+                                               const io::ObjectStore* store) {
   const auto& m = manifest.proto;
   if (m.has_transaction_section()) {
     auto info = parse_transaction(manifest_section(manifest, m.transaction_section(), "transaction section"),
@@ -110,38 +106,37 @@ std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, 
   const std::string& name = m.transaction_file();
   check_corrupt(name.find('/') == std::string::npos && name != "..", "{}: transaction file name '{}' is not a plain name",
                 manifest.path, name);
-  const std::string rel = (fs::path(kTransactionsDir) / name).string();
-  const std::string path = (fs::path(dataset_dir) / rel).string();
-  Bytes bytes = read_file(path);
+  const std::string rel = io::join_path(std::string(kTransactionsDir), name);
+  const std::string path = io::join_path(dataset_dir, rel);
+  const Bytes bytes = store_or(store, dataset_dir)->read_all(path);
   auto info = parse_transaction(ByteView(bytes), path);
   info.source = rel;
   return info;
 }
 
-std::vector<Tag> list_tags(const std::string& dataset_dir) {
-  const fs::path dir = fs::path(dataset_dir) / kTagsDir;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return {};
+std::vector<Tag> list_tags(const std::string& dataset_dir, const io::ObjectStore* store) {
+  const auto st = store_or(store, dataset_dir);
+  const std::string dir = io::join_path(dataset_dir, std::string(kTagsDir));
+  if (!st->is_directory(dir)) return {};
   std::vector<Tag> out;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path p = it->path();
-    if (p.extension() != ".json") continue;
-    std::ifstream in(p);
-    if (!in) throw_io("{}: cannot read", p.string());
+  for (const io::ListEntry& e : st->list(dir)) {
+    constexpr std::string_view kExt = ".json";
+    if (e.is_dir || e.name.size() <= kExt.size() || !e.name.ends_with(kExt)) continue;
+    const std::string path = io::join_path(dir, e.name);
+    const Bytes data = st->read_all(path);
     try {
-      const auto j = nlohmann::json::parse(in);
+      const auto j = nlohmann::json::parse(data.begin(), data.end());
       check_corrupt(j.is_object() && j.contains("version") && j["version"].is_number_unsigned(),
-                    "{}: a tag file holds {{\"version\": N, ...}}", p.string());
+                    "{}: a tag file holds {{\"version\": N, ...}}", io::display_location(path));
       Tag t;
-      t.name = p.stem().string();
+      t.name = e.name.substr(0, e.name.size() - kExt.size());
       t.version = j["version"].get<uint64_t>();
       if (j.contains("branch") && j["branch"].is_string()) t.branch = j["branch"].get<std::string>();
       out.push_back(std::move(t));
-    } catch (const nlohmann::json::exception& e) {
-      throw_corrupt("{}: not a tag file ({})", p.string(), e.what());
+    } catch (const nlohmann::json::exception& ex) {
+      throw_corrupt("{}: not a tag file ({})", io::display_location(path), ex.what());
     }
   }
-  if (ec) throw_io("{}: cannot list: {}", dir.string(), ec.message());
   std::sort(out.begin(), out.end(), [](const Tag& a, const Tag& b) { return a.name < b.name; });
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include "file.pb.h"
 #include "file2.pb.h"
+#include "io/object_store.h"
 
 namespace lance::format {
 
@@ -21,7 +22,8 @@ uint64_t ColumnInfo::num_rows() const {
 
 std::shared_ptr<FileReader> FileReader::open(const std::string& path, io::IoOptions options,
                                              std::shared_ptr<ReadStats> stats) {
-  return open(io::LocalFile::open(path), options, std::move(stats));
+  const auto store = io::store_for(path);
+  return open(store->open(path), store->tune(options), std::move(stats));
 }
 
 std::shared_ptr<FileReader> FileReader::open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options,

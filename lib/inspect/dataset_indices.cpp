@@ -3,17 +3,14 @@
 
 #include <algorithm>
 #include <ctime>
-#include <filesystem>
 #include <functional>
-#include <system_error>
 
 #include <fmt/format.h>
 
+#include "io/uri.h"
 #include "inspect/text_table.h"
 
 namespace lance::inspect {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -89,19 +86,22 @@ std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std
         d.unindexed_fragments.push_back(frags[i].id);
       }
     }
-    const fs::path rel = fs::path(dataset::kIndicesDir) / ix.uuid;
-    const fs::path dir = fs::path(ds.path()) / rel;
-    std::error_code ec;
-    for (const auto& f : ix.files) {
-      DatasetIndexFile df{(rel / f.path).string(), f.size_bytes, true, fs::is_regular_file(dir / f.path, ec)};
-      d.files.push_back(df);
+    const std::string rel = io::join_path(std::string(dataset::kIndicesDir), ix.uuid);
+    const std::string dir = io::join_path(ds.path(), rel);
+    // One listing of the index directory tells which files exist (and their sizes).
+    std::vector<io::ListEntry> listed;
+    try {
+      listed = ds.store().list(dir);
+    } catch (const Error&) {  // a missing directory: every recorded file is missing
     }
-    if (ix.files.empty()) {  // older writers record no file list: show what is on disk
+    auto exists = [&](const std::string& name) {
+      return std::any_of(listed.begin(), listed.end(), [&](const io::ListEntry& e) { return !e.is_dir && e.name == name; });
+    };
+    for (const auto& f : ix.files) d.files.push_back({io::join_path(rel, f.path), f.size_bytes, true, exists(f.path)});
+    if (ix.files.empty()) {  // older writers record no file list: show what is there
       std::vector<DatasetIndexFile> found;
-      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        found.push_back({(rel / it->path().filename()).string(), static_cast<uint64_t>(it->file_size(ec)), false, true});
-      }
+      for (const auto& e : listed)
+        if (!e.is_dir) found.push_back({io::join_path(rel, e.name), e.size, false, true});
       std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
       d.files = std::move(found);
     }

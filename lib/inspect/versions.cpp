@@ -9,6 +9,7 @@
 #include "dataset/indices.h"
 #include "dataset/manifest_file.h"
 #include "dataset/transaction.h"
+#include "io/object_store.h"
 #include "inspect/text_table.h"
 
 namespace lance::inspect {
@@ -23,32 +24,33 @@ std::string format_time_ns(int64_t ns) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec, frac / 1000);
 }
 
-VersionsReport inspect_versions(const std::string& dir) {
+VersionsReport inspect_versions(const std::string& dir, const read::ReaderOptions& options) {
   VersionsReport r;
   r.path = dir;
-  const auto locations = dataset::list_manifests(dir);
+  const auto store = io::store_for(dir, options.storage);
+  const auto locations = dataset::list_manifests(dir, store.get());
   if (locations.empty())
     throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dir, dataset::kVersionsDir);
-  const auto tags = dataset::list_tags(dir);
+  const auto tags = dataset::list_tags(dir, store.get());
   for (const auto& loc : locations) {
     VersionEntry e;
     e.version = loc.version;
     for (const auto& t : tags)
       if (t.version == loc.version && t.branch.empty()) e.tags.push_back(t.name);
     try {
-      const dataset::ManifestFile mf = dataset::read_manifest_file(loc.path);
+      const dataset::ManifestFile mf = dataset::read_manifest_file(loc.path, store.get());
       if (mf.proto.has_timestamp())
         e.timestamp_ns = mf.proto.timestamp().seconds() * 1000000000 + mf.proto.timestamp().nanos();
       if (!mf.proto.writer_version().library().empty())
         e.writer = mf.proto.writer_version().library() + " " + mf.proto.writer_version().version();
       e.num_indices = dataset::parse_indices(mf).size();
-      if (auto t = dataset::read_transaction(dir, mf)) {
+      if (auto t = dataset::read_transaction(dir, mf, store.get())) {
         e.operation = t->operation;
         e.detail = t->detail;
         e.read_version = t->read_version;
         e.transaction = t->source;
       }
-      auto ds = dataset::Dataset::open(dir, loc.version);
+      auto ds = dataset::Dataset::open(dir, loc.version, options);
       e.num_rows = ds->num_rows();
       e.num_fragments = ds->fragments().size();
       for (size_t i = 0; i < ds->fragments().size(); ++i) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "inspect/render.h"
+#include "read/reader_options.h"
 
 namespace lance::inspect {
 
@@ -39,9 +40,10 @@ struct VersionsReport {
   std::vector<VersionEntry> versions;  ///< ascending
 };
 
-/// Throws Error(io) when `dir` is not a dataset directory; a version that cannot be read
+/// `dir`: a local directory or an s3:// prefix (read with `options.storage`). Throws
+/// Error(io) when `dir` is not a dataset directory; a version that cannot be read
 /// gets an `error` and the others are still listed.
-VersionsReport inspect_versions(const std::string& dir);
+VersionsReport inspect_versions(const std::string& dir, const read::ReaderOptions& options = {});
 
 Json to_json(const VersionsReport& report);
 std::string render_text(const VersionsReport& report, const TextOptions& options = {});

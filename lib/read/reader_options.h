@@ -1,5 +1,5 @@
 // Every setting of a read, in one object: filled once by the caller (the CLI: from its
-// flags and LANCE_CLI_* variables, app/reader_options_env.cpp) and passed down through
+// flags, LANCE_CLI_* variables and AWS settings, app/reader_options_env.cpp) and passed down through
 // dataset::open_table / Dataset::open / FileRowReader to the I/O scheduler, the column
 // readers and the page decoders. Nothing below app/ reads the environment.
 //
@@ -17,6 +17,7 @@
 
 #include "common/read_stats.h"
 #include "io/scheduler.h"
+#include "io/storage_options.h"
 #include "read/decode_pool.h"
 
 namespace lance::read {
@@ -28,7 +29,9 @@ inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
 struct ReaderOptions {
   /// I/O parallelism, coalescing gap (block size), max IOP size, bytes in flight.
   io::IoOptions io;
-  // (Object-store settings, io::StorageOptions, go here when lib/io has them.)
+  /// Object-store settings for s3:// and http(s):// paths: endpoint, credentials, retries,
+  /// timeouts, and the latency model remote stores tune `io` from (io::ObjectStore::tune).
+  io::StorageOptions storage;
 
   /// Page-batch budget in bytes (read/page_batch_planner.h); 0 = one request per page.
   uint64_t page_batch_bytes = kPageBatchBytes;

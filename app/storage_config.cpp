@@ -1,0 +1,119 @@
+#include "app/storage_config.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+#include "common/error.h"
+
+namespace lance::app {
+
+namespace {
+
+std::vector<std::string>& given_options() {
+  static std::vector<std::string> kvs;
+  return kvs;
+}
+
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+/// Top-level `key = value` lines of section `section` of an INI file (nested blocks such as
+/// `s3 =` followed by indented lines are skipped).
+std::optional<std::map<std::string, std::string>> read_section(const std::string& path, const std::string& section) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::optional<std::map<std::string, std::string>> out;
+  bool inside = false;
+  std::string line;
+  while (std::getline(in, line)) {
+    const bool indented = !line.empty() && (line[0] == ' ' || line[0] == '\t');
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#' || t[0] == ';') continue;
+    if (t.front() == '[' && t.back() == ']') {
+      inside = trim(t.substr(1, t.size() - 2)) == section;
+      if (inside && !out) out.emplace();
+      continue;
+    }
+    if (!inside || indented) continue;
+    const auto eq = t.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string value = trim(t.substr(eq + 1));
+    if (!value.empty()) (*out)[trim(t.substr(0, eq))] = value;
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_storage_option(CLI::App* cmd) {
+  cmd->add_option("--storage-option", given_options(),
+                  "Object-store setting KEY=VALUE for s3:// and http(s):// paths, repeatable (LanceDB keys: "
+                  "aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, aws_session_token, allow_http, "
+                  "aws_virtual_hosted_style_request, aws_skip_signature; see the README)")
+      ->type_name("KEY=VALUE");
+}
+
+io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<std::string>& key_values) {
+  io::StorageOptions o;
+  auto get = [&](const char* name) { auto v = env(name); return v && !v->empty() ? v : std::nullopt; };
+
+  // 1. The profile.
+  const auto explicit_profile = get("AWS_PROFILE");
+  const std::string profile = explicit_profile.value_or("default");
+  const auto home = get("HOME");
+  const std::string cred_file = get("AWS_SHARED_CREDENTIALS_FILE").value_or(home ? *home + "/.aws/credentials" : "");
+  const std::string config_file = get("AWS_CONFIG_FILE").value_or(home ? *home + "/.aws/config" : "");
+  auto config = config_file.empty() ? std::nullopt
+                                    : read_section(config_file, profile == "default" ? "default" : "profile " + profile);
+  auto creds = cred_file.empty() ? std::nullopt : read_section(cred_file, profile);
+  if (explicit_profile && !config && !creds)
+    throw_usage("AWS_PROFILE={}: no such profile in {} or {}", profile, cred_file, config_file);
+  for (const auto* section : {&config, &creds}) {
+    if (!*section) continue;
+    for (const auto& [k, v] : **section) {
+      if (k == "aws_access_key_id") o.access_key_id = v;
+      else if (k == "aws_secret_access_key") o.secret_access_key = v;
+      else if (k == "aws_session_token") o.session_token = v;
+      else if (k == "region") o.region = v;
+      else if (k == "endpoint_url") o.endpoint = v;
+    }
+  }
+
+  // 2. Environment variables.
+  const auto key = get("AWS_ACCESS_KEY_ID");
+  const auto secret = get("AWS_SECRET_ACCESS_KEY");
+  if (key && secret) {
+    o.access_key_id = *key;
+    o.secret_access_key = *secret;
+    o.session_token = get("AWS_SESSION_TOKEN").value_or("");
+  }
+  if (auto r = get("AWS_DEFAULT_REGION")) o.region = *r;
+  if (auto r = get("AWS_REGION")) o.region = *r;
+  if (auto e = get("AWS_ENDPOINT_URL")) o.endpoint = *e;
+  if (auto e = get("AWS_ENDPOINT_URL_S3")) o.endpoint = *e;
+  if (auto v = get("AWS_ALLOW_HTTP")) o.set("allow_http", *v);
+  if (auto v = get("AWS_SKIP_SIGNATURE")) o.set("skip_signature", *v);
+  if (auto v = get("AWS_VIRTUAL_HOSTED_STYLE_REQUEST")) o.set("virtual_hosted_style_request", *v);
+
+  // 3. --storage-option.
+  for (const auto& kv : key_values) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw_usage("--storage-option takes KEY=VALUE (got an argument without a key and '=')");
+    o.set(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return o;
+}
+
+io::StorageOptions storage_options_from_environment() {
+  auto env = [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  return storage_options_from(env, given_options());
+}
+
+}  // namespace lance::app

@@ -1,0 +1,39 @@
+// Object-store settings from the environment and the command line, the way AWS tools and
+// LanceDB take them, into io::StorageOptions (the only place that reads these variables).
+//
+// Lowest to highest precedence:
+//   1. the profile (AWS_PROFILE, else "default") in ~/.aws/config and ~/.aws/credentials
+//      (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE): aws_access_key_id, aws_secret_access_key,
+//      aws_session_token, region, endpoint_url;
+//   2. AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION / AWS_DEFAULT_REGION,
+//      AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL, AWS_ALLOW_HTTP, AWS_SKIP_SIGNATURE;
+//   3. --storage-option KEY=VALUE (repeatable; LanceDB's keys, see io::StorageOptions::set).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "io/storage_options.h"
+
+namespace lance::app {
+
+/// Adds `--storage-option KEY=VALUE` (repeatable) to `cmd`; values go to one process-wide list.
+void add_storage_option(CLI::App* cmd);
+
+/// A lookup of environment variables (std::getenv in the CLI; a map in tests).
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+/// The options from `env`, the profile files it points at, and `key_values` ("KEY=VALUE").
+/// Throws Error(usage) for a malformed or unknown option, or an AWS_PROFILE that exists in
+/// neither file. Messages never include secret values.
+io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<std::string>& key_values);
+
+/// After parsing: the options from the real environment, the profile files and the
+/// --storage-option values given (what app::reader_options() puts in ReaderOptions::storage).
+io::StorageOptions storage_options_from_environment();
+
+}  // namespace lance::app

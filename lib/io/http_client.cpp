@@ -1,0 +1,389 @@
+#include "io/http_client.h"
+
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <curl/curl.h>
+#include <spdlog/spdlog.h>
+
+#include "common/cancel.h"
+#include "io/net_stats.h"
+
+namespace lance::io {
+
+NetStats& NetStats::global() {
+  static NetStats s;
+  return s;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void ensure_curl_global() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+/// DNS and TLS sessions shared by every handle of the process. (Not the connection cache:
+/// libcurl documents sharing it between concurrent threads as unsafe.)
+CURLSH* shared_state() {
+  static std::mutex locks[CURL_LOCK_DATA_LAST];
+  static CURLSH* share = [] {
+    ensure_curl_global();
+    CURLSH* s = curl_share_init();
+    curl_share_setopt(s, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data d, curl_lock_access, void*) { locks[d].lock(); });
+    curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data d, void*) { locks[d].unlock(); });
+    curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    return s;
+  }();
+  return share;
+}
+
+/// A pool of easy handles: a request leases an idle handle (with its open connection) from
+/// whichever thread used it last, so a new thread (the I/O pool's, a prefetch) reuses a warm
+/// connection instead of opening its own. Handles are never freed (the pool lives as long
+/// as the process).
+class HandleLease {
+ public:
+  HandleLease() {
+    {
+      std::lock_guard lock(mutex());
+      if (!idle().empty()) {
+        h_ = idle().back();
+        idle().pop_back();
+      }
+    }
+    if (!h_) {
+      ensure_curl_global();
+      h_ = curl_easy_init();
+      if (!h_) throw_io("cannot create an HTTP handle (curl_easy_init)");
+    }
+  }
+  ~HandleLease() {
+    std::lock_guard lock(mutex());
+    idle().push_back(h_);
+  }
+  HandleLease(const HandleLease&) = delete;
+  HandleLease& operator=(const HandleLease&) = delete;
+  CURL* get() const { return h_; }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static std::vector<CURL*>& idle() {
+    static auto* v = new std::vector<CURL*>();
+    return *v;
+  }
+  CURL* h_ = nullptr;
+};
+
+/// The process start of network I/O, for overall_timeout.
+Clock::time_point process_start() {
+  static const Clock::time_point t = Clock::now();
+  return t;
+}
+
+struct Transfer {
+  const HttpRequest* req = nullptr;
+  CURL* curl = nullptr;
+  HttpResponse resp;
+  uint64_t got = 0;       ///< body bytes received into `out`
+  bool overflow = false;  ///< more body than expected / allowed
+  bool error_body = false;
+  Clock::time_point deadline{};  ///< overall deadline (max = none)
+  bool deadline_hit = false;
+};
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\r' || s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  return s.substr(i);
+}
+
+bool iequals_prefix(const char* data, size_t n, std::string_view name) {
+  if (n < name.size()) return false;
+  for (size_t i = 0; i < name.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(data[i])) != name[i]) return false;
+  return true;
+}
+
+size_t on_header(char* data, size_t size, size_t nitems, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  const size_t n = size * nitems;
+  if (n >= 5 && std::memcmp(data, "HTTP/", 5) == 0) {  // a new response (after a 100 or redirect)
+    t->resp.content_length.reset();
+    t->resp.content_range.reset();
+    t->resp.bucket_region.clear();
+    return n;
+  }
+  auto value = [&](std::string_view name) { return trim(std::string(data + name.size(), n - name.size())); };
+  if (iequals_prefix(data, n, "content-length:")) {
+    const std::string v = value("content-length:");
+    char* end = nullptr;
+    unsigned long long x = std::strtoull(v.c_str(), &end, 10);
+    if (end && *end == '\0' && !v.empty()) t->resp.content_length = x;
+  } else if (iequals_prefix(data, n, "content-range:")) {
+    const std::string v = value("content-range:");
+    ContentRange cr;
+    unsigned long long a = 0, b = 0, total = 0;
+    if (std::sscanf(v.c_str(), "bytes %llu-%llu/%llu", &a, &b, &total) == 3) {
+      cr.first = a;
+      cr.last = b;
+      cr.total = total;
+      t->resp.content_range = cr;
+    }
+  } else if (iequals_prefix(data, n, "x-amz-bucket-region:")) {
+    t->resp.bucket_region = value("x-amz-bucket-region:");
+  }
+  return n;
+}
+
+size_t on_body(char* data, size_t size, size_t nmemb, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  const size_t n = size * nmemb;
+  long status = 0;
+  curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
+  NetStats::global().bytes += n;
+  const HttpRequest& req = *t->req;
+  if (status >= 200 && status < 300 && req.expect && req.out) {
+    if (t->got + n > *req.expect) {
+      t->overflow = true;
+      return 0;  // abort: more bytes than the range holds
+    }
+    std::memcpy(req.out + t->got, data, n);
+    t->got += n;
+    return n;
+  }
+  const uint64_t cap = (status >= 200 && status < 300) ? req.max_body : 1 << 20;
+  if (t->resp.body.size() + n > cap) {
+    t->overflow = true;
+    return 0;
+  }
+  t->resp.body.insert(t->resp.body.end(), reinterpret_cast<uint8_t*>(data), reinterpret_cast<uint8_t*>(data) + n);
+  t->got += n;
+  return n;
+}
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  if (cancel_signal() != 0) return 1;
+  if (t->deadline != Clock::time_point::max() && Clock::now() > t->deadline) {
+    t->deadline_hit = true;
+    return 1;
+  }
+  return 0;
+}
+
+std::string xml_field(const Bytes& body, std::string_view tag) {
+  std::string_view s(reinterpret_cast<const char*>(body.data()), body.size());
+  const std::string open = "<" + std::string(tag) + ">", close = "</" + std::string(tag) + ">";
+  auto a = s.find(open);
+  if (a == std::string_view::npos) return {};
+  a += open.size();
+  auto b = s.find(close, a);
+  if (b == std::string_view::npos) return {};
+  std::string v(s.substr(a, b - a));
+  if (v.size() > 300) v = v.substr(0, 300) + "…";
+  return v;
+}
+
+bool retryable_curl(CURLcode c) {
+  switch (c) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_COULDNT_RESOLVE_HOST:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool retryable_status(long status, const HttpResponse& resp) {
+  if (status >= 500 || status == 429) return true;
+  if (status == 400) {
+    const std::string code = resp.error_code();
+    return code == "RequestTimeout" || code == "SlowDown" || code == "RequestTimeTooSkewed";
+  }
+  if (status == 403 && resp.error_code() == "RequestTimeTooSkewed") return true;
+  return false;
+}
+
+/// Sleeps `ms`, waking every 10 ms to honour a stop signal.
+void backoff_sleep(uint64_t ms) {
+  const auto until = Clock::now() + std::chrono::milliseconds(ms);
+  while (Clock::now() < until) {
+    check_cancelled();
+    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(10), until - Clock::now()));
+  }
+}
+
+uint64_t jitter(uint64_t max_ms) {
+  thread_local std::minstd_rand rng(std::random_device{}());
+  return max_ms == 0 ? 0 : std::uniform_int_distribution<uint64_t>(0, max_ms)(rng);
+}
+
+}  // namespace
+
+std::string HttpResponse::error_code() const { return xml_field(body, "Code"); }
+std::string HttpResponse::error_message() const { return xml_field(body, "Message"); }
+
+HttpClient::HttpClient(const StorageOptions& options, bool sign, bool s3) : options_(options), sign_(sign), s3_(s3) {
+  process_start();
+  const std::string region = options_.region.empty() ? "us-east-1" : options_.region;
+  sigv4_ = "aws:amz:" + region + ":s3";
+}
+
+HttpResponse HttpClient::perform(const HttpRequest& req) const {
+  const auto first = Clock::now();
+  const auto retry_deadline = first + std::chrono::milliseconds(options_.retry_timeout_ms);
+  const auto overall = options_.overall_timeout_ms ? process_start() + std::chrono::milliseconds(options_.overall_timeout_ms)
+                                                   : Clock::time_point::max();
+  auto& stats = NetStats::global();
+  std::string last_problem;
+  for (unsigned attempt = 0;; ++attempt) {
+    check_cancelled();
+    if (Clock::now() > overall)
+      throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
+               options_.overall_timeout_ms);
+    HandleLease lease;
+    CURL* h = lease.get();
+    curl_easy_reset(h);
+    Transfer t;
+    t.req = &req;
+    t.curl = h;
+    t.deadline = overall;
+    curl_slist* headers = nullptr;
+    std::string range_header;
+    if (req.range) {
+      range_header = "Range: bytes=" + *req.range;
+      headers = curl_slist_append(headers, range_header.c_str());
+    }
+    std::string token_header;
+    if (sign_) {
+      headers = curl_slist_append(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+      if (!options_.session_token.empty()) {
+        token_header = "x-amz-security-token: " + options_.session_token;
+        headers = curl_slist_append(headers, token_header.c_str());
+      }
+      curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4_.c_str());
+      curl_easy_setopt(h, CURLOPT_USERNAME, options_.access_key_id.c_str());
+      curl_easy_setopt(h, CURLOPT_PASSWORD, options_.secret_access_key.c_str());
+    }
+    char errbuf[CURL_ERROR_SIZE] = {0};
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(h, CURLOPT_SHARE, shared_state());
+    curl_easy_setopt(h, CURLOPT_URL, req.url.c_str());
+    if (req.head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.request_timeout_ms));
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "lance-cli");
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+
+    stats.requests++;
+    const auto t0 = Clock::now();
+    const CURLcode rc = curl_easy_perform(h);
+    stats.wait_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+    curl_slist_free_all(headers);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    t.resp.status = status;
+
+    bool retry = false;
+    if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_signal() != 0) {
+      throw Cancelled(cancel_signal());
+    } else if (rc == CURLE_ABORTED_BY_CALLBACK && t.deadline_hit) {
+      throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
+               options_.overall_timeout_ms);
+    } else if (rc == CURLE_WRITE_ERROR && t.overflow) {
+      last_problem = "the server sent a longer body than requested";
+      if (status >= 200 && status < 300 && !req.expect)
+        throw_io("{}: response larger than {} bytes", req.display, req.max_body);
+      retry = true;
+    } else if (rc != CURLE_OK) {
+      last_problem = fmt::format("{} (curl error {}{}{})", curl_easy_strerror(rc), static_cast<int>(rc),
+                                 errbuf[0] ? ": " : "", errbuf);
+      if (!retryable_curl(rc)) throw_io("{}: {}", req.display, last_problem);
+      retry = true;
+    } else if (retryable_status(status, t.resp)) {
+      const std::string code = t.resp.error_code();
+      last_problem = code.empty() ? fmt::format("HTTP {}", status) : fmt::format("HTTP {} {}", status, code);
+      retry = true;
+    } else if (status >= 200 && status < 300 && !req.head) {
+      // Short bodies: the received length must match what the headers (and the request) promise.
+      const uint64_t got = t.got;
+      if (t.resp.content_length && got != *t.resp.content_length) {
+        last_problem = fmt::format("short body ({} of {} bytes)", got, *t.resp.content_length);
+        retry = true;
+      } else if (t.resp.content_range && got != t.resp.content_range->last - t.resp.content_range->first + 1) {
+        last_problem = fmt::format("short body ({} bytes for Content-Range {}-{})", got, t.resp.content_range->first,
+                                   t.resp.content_range->last);
+        retry = true;
+      } else if (req.expect && req.out && got != *req.expect && status == 206) {
+        last_problem = fmt::format("short body ({} of {} bytes)", got, *req.expect);
+        retry = true;
+      }
+    }
+    if (!retry) return std::move(t.resp);
+    const uint64_t cap = std::min<uint64_t>(options_.retry_cap_ms, options_.retry_base_ms << std::min(attempt, 20u));
+    const uint64_t wait = jitter(cap);
+    if (attempt >= options_.max_retries || Clock::now() + std::chrono::milliseconds(wait) > retry_deadline)
+      throw_io("{}: {} (gave up after {} attempt{})", req.display, last_problem, attempt + 1, attempt ? "s" : "");
+    spdlog::debug("{}: {}; retry {} in {} ms", req.display, last_problem, attempt + 1, wait);
+    stats.retries++;
+    const auto s0 = Clock::now();
+    backoff_sleep(wait);
+    stats.wait_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s0).count());
+  }
+}
+
+void HttpClient::fail(const HttpRequest& req, const HttpResponse& resp) const {
+  const std::string code = resp.error_code();
+  const std::string message = resp.error_message();
+  std::string detail = code.empty() ? fmt::format("HTTP {}", resp.status) : fmt::format("HTTP {} {}", resp.status, code);
+  if (!message.empty()) detail += ": " + message;
+  const std::string region = options_.region.empty() ? "us-east-1" : options_.region;
+  if (!resp.bucket_region.empty() && resp.bucket_region != region)
+    throw_io("{}: the bucket is in region {}, not {} (set AWS_REGION or --storage-option aws_region={}) ({})", req.display,
+             resp.bucket_region, region, resp.bucket_region, detail);
+  if (code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect")
+    throw_io("{}: wrong region {}? ({})", req.display, region, detail);
+  if (resp.status == 404) throw_io("{}: not found ({})", req.display, detail);
+  if (resp.status == 403 || resp.status == 401) {
+    const char* hint = !s3_ ? "plain http(s) URLs are read unsigned: use a presigned URL or a public object, or s3://"
+                       : sign_ ? "check the credentials and region"
+                               : "the request was unsigned: no credentials are configured (AWS_ACCESS_KEY_ID, AWS_PROFILE, "
+                                 "--storage-option aws_access_key_id=…) or aws_skip_signature is set";
+    throw_io("{}: access denied ({}; {})", req.display, detail, hint);
+  }
+  throw_io("{}: request failed ({})", req.display, detail);
+}
+
+}  // namespace lance::io

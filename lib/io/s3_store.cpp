@@ -1,0 +1,269 @@
+#include "io/s3_store.h"
+
+#include <algorithm>
+#include <future>
+#include <map>
+#include <mutex>
+
+#include <spdlog/spdlog.h>
+
+#include "io/remote_file.h"
+#include "io/uri.h"
+
+namespace lance::io {
+
+namespace {
+
+std::string xml_unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '&') {
+      out += s[i];
+      continue;
+    }
+    auto semi = s.find(';', i);
+    if (semi == std::string_view::npos) {
+      out += s[i];
+      continue;
+    }
+    std::string_view ent = s.substr(i + 1, semi - i - 1);
+    if (ent == "amp") out += '&';
+    else if (ent == "lt") out += '<';
+    else if (ent == "gt") out += '>';
+    else if (ent == "quot") out += '"';
+    else if (ent == "apos") out += '\'';
+    else if (!ent.empty() && ent[0] == '#') {
+      unsigned long cp = ent.size() > 1 && (ent[1] == 'x' || ent[1] == 'X') ? std::strtoul(std::string(ent.substr(2)).c_str(), nullptr, 16)
+                                                                            : std::strtoul(std::string(ent.substr(1)).c_str(), nullptr, 10);
+      if (cp < 0x80) out += static_cast<char>(cp);
+      else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+      else if (cp < 0x10000) { out += static_cast<char>(0xE0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+      else { out += static_cast<char>(0xF0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+    } else {
+      out += s.substr(i, semi - i + 1);
+    }
+    i = semi;
+  }
+  return out;
+}
+
+/// Every `<tag>…</tag>` inside `s`, in order.
+std::vector<std::string_view> xml_all(std::string_view s, std::string_view tag) {
+  std::vector<std::string_view> out;
+  const std::string open = "<" + std::string(tag) + ">", close = "</" + std::string(tag) + ">";
+  size_t pos = 0;
+  while ((pos = s.find(open, pos)) != std::string_view::npos) {
+    pos += open.size();
+    auto end = s.find(close, pos);
+    if (end == std::string_view::npos) break;
+    out.push_back(s.substr(pos, end - pos));
+    pos = end + close.size();
+  }
+  return out;
+}
+
+std::string xml_one(std::string_view s, std::string_view tag) {
+  auto all = xml_all(s, tag);
+  return all.empty() ? std::string() : xml_unescape(all.front());
+}
+
+/// Shared by both stores: open, size and whole-object reads of one URL.
+class HttpStoreBase : public ObjectStore {
+ public:
+  HttpStoreBase(const StorageOptions& options, bool sign, bool s3)
+      : options_(options), client_(std::make_shared<HttpClient>(options, sign, s3)) {}
+
+  bool remote() const override { return true; }
+
+  IoOptions tune(IoOptions base) const override {
+    base.block_size = options_.effective_coalesce_gap();
+    base.max_iop_size = options_.effective_max_request_size();
+    base.io_threads = options_.parallelism;
+    return base;
+  }
+
+  std::optional<uint64_t> size_of(const std::string& path) const override {
+    HttpRequest req;
+    req.head = true;
+    req.url = url_of(path);
+    req.display = display_location(path);
+    HttpResponse resp = client_->perform(req);
+    if (resp.status == 404) return std::nullopt;
+    if (resp.status != 200) client_->fail(req, resp);
+    return resp.content_length.value_or(0);
+  }
+
+  std::shared_ptr<RandomAccessFile> open(const std::string& path) const override {
+    if (auto f = take_prefetched(opens_, path)) return f->get();
+    return open_now(url_of(path), display_location(path));
+  }
+
+  Bytes read_all(const std::string& path) const override {
+    if (auto f = take_prefetched(reads_, path)) return f->get();
+    return read_now(url_of(path), display_location(path));
+  }
+
+  void prefetch(const std::vector<std::string>& open_paths, const std::vector<std::string>& read_paths) const override {
+    std::lock_guard lock(mutex_);
+    for (const auto& p : open_paths)
+      if (!opens_.count(p))
+        opens_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return open_now(u, d); }));
+    for (const auto& p : read_paths)
+      if (!reads_.count(p))
+        reads_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return read_now(u, d); }));
+  }
+
+  ~HttpStoreBase() override {
+    // Prefetches not taken must finish before the store goes (their futures block in their destructors).
+    std::lock_guard lock(mutex_);
+    opens_.clear();
+    reads_.clear();
+  }
+
+ private:
+  template <typename T>
+  std::optional<std::future<T>> take_prefetched(std::map<std::string, std::future<T>>& m, const std::string& path) const {
+    std::lock_guard lock(mutex_);
+    auto it = m.find(path);
+    if (it == m.end()) return std::nullopt;
+    std::future<T> f = std::move(it->second);
+    m.erase(it);
+    return f;
+  }
+
+  // Prefetch threads call these: they must not touch the derived class (it may be going away).
+  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display) const {
+    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size());
+  }
+
+  Bytes read_now(const std::string& url, const std::string& display) const {
+    HttpRequest req;
+    req.url = url;
+    req.display = display;
+    req.max_body = uint64_t{1} << 31;
+    HttpResponse resp = client_->perform(req);
+    if (resp.status != 200) client_->fail(req, resp);
+    return std::move(resp.body);
+  }
+
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::future<std::shared_ptr<RandomAccessFile>>> opens_;
+  mutable std::map<std::string, std::future<Bytes>> reads_;
+
+ protected:
+  virtual std::string url_of(const std::string& path) const = 0;
+  StorageOptions options_;
+  std::shared_ptr<HttpClient> client_;
+};
+
+class S3Store final : public HttpStoreBase {
+ public:
+  explicit S3Store(const StorageOptions& options) : HttpStoreBase(options, options.has_credentials() && !options.skip_signature, true) {
+    const std::string region = options.region.empty() ? "us-east-1" : options.region;
+    endpoint_ = options.endpoint.empty() ? "https://s3." + region + ".amazonaws.com" : options.endpoint;
+    while (!endpoint_.empty() && endpoint_.back() == '/') endpoint_.pop_back();
+    if (endpoint_.rfind("http://", 0) == 0 && !options.allow_http)
+      throw_usage("the S3 endpoint {} is plain http: set --storage-option allow_http=true (or AWS_ALLOW_HTTP=true)",
+                  display_location(endpoint_));
+    if (endpoint_.rfind("http://", 0) != 0 && endpoint_.rfind("https://", 0) != 0)
+      throw_usage("the S3 endpoint '{}' must start with http:// or https://", display_location(endpoint_));
+    if (!options.has_credentials() && !options.skip_signature)
+      spdlog::debug("no AWS credentials configured: S3 requests are unsigned");
+  }
+
+  std::vector<ListEntry> list(const std::string& dir) const override {
+    // One command reads one snapshot: a prefix is listed once (the dataset check and the
+    // manifest search share the listing of _versions/).
+    {
+      std::lock_guard lock(list_mutex_);
+      if (auto it = listings_.find(dir); it != listings_.end()) return it->second;
+    }
+    auto out = list_now(dir);
+    std::lock_guard lock(list_mutex_);
+    listings_[dir] = out;
+    return out;
+  }
+
+  bool is_directory(const std::string& path) const override { return !list(path).empty(); }
+
+ private:
+  std::vector<ListEntry> list_now(const std::string& dir) const {
+    const Location loc = parse_location(dir);
+    std::string prefix = loc.key;
+    if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+    std::vector<ListEntry> out;
+    std::string token;
+    for (int page = 0;; ++page) {
+      // Parameters sorted by name and AWS-encoded: they are signed exactly as sent.
+      std::string query;
+      if (!token.empty()) query += "continuation-token=" + aws_uri_encode(token, false) + "&";
+      query += "delimiter=%2F&list-type=2";
+      if (!prefix.empty()) query += "&prefix=" + aws_uri_encode(prefix, false);
+      HttpRequest req;
+      req.url = bucket_url(loc.bucket) + "?" + query;
+      req.display = display_location(dir);
+      HttpResponse resp = client_->perform(req);
+      if (resp.status != 200) client_->fail(req, resp);
+      std::string_view xml(reinterpret_cast<const char*>(resp.body.data()), resp.body.size());
+      for (auto contents : xml_all(xml, "Contents")) {
+        std::string key = xml_one(contents, "Key");
+        if (key.size() <= prefix.size() || key.compare(0, prefix.size(), prefix) != 0) continue;
+        ListEntry e;
+        e.name = key.substr(prefix.size());
+        e.size = std::strtoull(xml_one(contents, "Size").c_str(), nullptr, 10);
+        out.push_back(std::move(e));
+      }
+      for (auto cp : xml_all(xml, "CommonPrefixes")) {
+        std::string p = xml_one(cp, "Prefix");
+        if (p.size() <= prefix.size() || p.compare(0, prefix.size(), prefix) != 0) continue;
+        ListEntry e;
+        e.name = p.substr(prefix.size());
+        while (!e.name.empty() && e.name.back() == '/') e.name.pop_back();
+        e.is_dir = true;
+        out.push_back(std::move(e));
+      }
+      if (xml_one(xml, "IsTruncated") != "true") break;
+      token = xml_one(xml, "NextContinuationToken");
+      if (token.empty()) throw_io("{}: listing is truncated but has no continuation token", display_location(dir));
+    }
+    return out;
+  }
+
+ protected:
+  std::string url_of(const std::string& path) const override {
+    const Location loc = parse_location(path);
+    return bucket_url(loc.bucket) + "/" + aws_uri_encode(loc.key, true);
+  }
+
+ private:
+  std::string bucket_url(const std::string& bucket) const {
+    if (options_.virtual_hosted_style) {
+      const auto sep = endpoint_.find("://") + 3;
+      return endpoint_.substr(0, sep) + bucket + "." + endpoint_.substr(sep);
+    }
+    return endpoint_ + "/" + aws_uri_encode(bucket, false);
+  }
+  std::string endpoint_;
+  mutable std::mutex list_mutex_;
+  mutable std::map<std::string, std::vector<ListEntry>> listings_;
+};
+
+class HttpStore final : public HttpStoreBase {
+ public:
+  explicit HttpStore(const StorageOptions& options) : HttpStoreBase(options, false, false) {}
+  std::vector<ListEntry> list(const std::string& dir) const override {
+    throw_unsupported("{}: an http(s) URL cannot be listed; read datasets through s3://", display_location(dir));
+  }
+  bool is_directory(const std::string&) const override { return false; }
+
+ protected:
+  std::string url_of(const std::string& path) const override { return path; }
+};
+
+}  // namespace
+
+std::shared_ptr<ObjectStore> make_s3_store(const StorageOptions& options) { return std::make_shared<S3Store>(options); }
+std::shared_ptr<ObjectStore> make_http_store(const StorageOptions& options) { return std::make_shared<HttpStore>(options); }
+
+}  // namespace lance::io

@@ -1,0 +1,79 @@
+#include "io/uri.h"
+
+#include <filesystem>
+
+#include "common/error.h"
+
+namespace lance::io {
+
+Location parse_location(const std::string& path) {
+  Location loc;
+  const auto sep = path.find("://");
+  if (sep == std::string::npos || sep == 0 || path.find('/') < sep) {
+    loc.url = path;
+    return loc;
+  }
+  std::string scheme = path.substr(0, sep);
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string rest = path.substr(sep + 3);
+  if (scheme == "s3" || scheme == "s3a") {
+    loc.scheme = Scheme::s3;
+    const auto slash = rest.find('/');
+    loc.bucket = rest.substr(0, slash);
+    loc.key = slash == std::string::npos ? "" : rest.substr(slash + 1);
+    if (loc.bucket.empty()) throw_usage("{}: no bucket in the S3 URI (expected s3://BUCKET/KEY)", path);
+    loc.url = path;
+    return loc;
+  }
+  if (scheme == "http" || scheme == "https") {
+    loc.scheme = Scheme::http;
+    loc.url = path;
+    return loc;
+  }
+  if (scheme == "file") {
+    loc.url = rest;
+    return loc;
+  }
+  throw_usage("{}: unsupported location scheme '{}://' (this build reads local paths, s3:// and http(s)://)",
+              display_location(path), scheme);
+}
+
+bool is_remote(const std::string& path) { return parse_location(path).scheme != Scheme::local; }
+
+std::string join_path(const std::string& base, const std::string& rel) {
+  if (base.find("://") == std::string::npos) return (std::filesystem::path(base) / rel).string();
+  std::string out = base;
+  while (!out.empty() && out.back() == '/') out.pop_back();
+  return out + "/" + rel;
+}
+
+std::string display_location(const std::string& path) {
+  const auto sep = path.find("://");
+  if (sep == std::string::npos) return path;
+  std::string out = path;
+  if (auto q = out.find('?'); q != std::string::npos) out = out.substr(0, q) + "?…";
+  const auto host_start = sep + 3;
+  const auto host_end = out.find('/', host_start);
+  const auto at = out.find('@', host_start);
+  if (at != std::string::npos && (host_end == std::string::npos || at < host_end)) out.erase(host_start, at + 1 - host_start);
+  return out;
+}
+
+std::string aws_uri_encode(const std::string& s, bool keep_slash) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size() * 3);
+  for (unsigned char c : s) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+        c == '~' || (keep_slash && c == '/')) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace lance::io

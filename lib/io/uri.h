@@ -1,0 +1,36 @@
+// Locations the reader accepts: local paths, `s3://bucket/key`, `http(s)://host/path?query`.
+#pragma once
+
+#include <string>
+
+namespace lance::io {
+
+enum class Scheme { local, s3, http };
+
+/// A parsed location. For s3: `bucket` and `key` (no leading '/', may be empty or end in '/').
+/// For http(s): the whole `url` as given.
+struct Location {
+  Scheme scheme = Scheme::local;
+  std::string bucket;
+  std::string key;
+  std::string url;  ///< http(s): as given; local: the path
+};
+
+/// Parses `path`. Throws Error(usage) for `s3://` without a bucket and for unknown schemes
+/// (`gs://`, `az://`, ...). Anything without "scheme://" is a local path.
+Location parse_location(const std::string& path);
+
+/// True for s3:// and http(s):// locations.
+bool is_remote(const std::string& path);
+
+/// `base` + "/" + `rel` for URIs (one slash between), std::filesystem join for local paths.
+std::string join_path(const std::string& base, const std::string& rel);
+
+/// The location as it may appear in messages: http(s) URLs lose their query string
+/// (a presigned URL carries its signature there) and any user:password@.
+std::string display_location(const std::string& path);
+
+/// AWS URI-encoding (RFC 3986 unreserved characters kept; '/' kept when `keep_slash`).
+std::string aws_uri_encode(const std::string& s, bool keep_slash);
+
+}  // namespace lance::io

@@ -1,0 +1,93 @@
+// Loopback proxy for object-store tests: latency, and (with --faults) injected HTTP faults.
+//
+//   node delayproxy.mjs LISTEN_PORT TARGET_PORT ONE_WAY_DELAY_MS
+//       TCP proxy; every chunk leaves ONE_WAY_DELAY_MS after it arrived, both ways (RTT += 2*delay).
+//   node delayproxy.mjs LISTEN_PORT TARGET_PORT ONE_WAY_DELAY_MS --faults 503,reset,truncate,stall --every N
+//       HTTP proxy; request number k (1-based, over all connections) with k % N == 0 gets the next
+//       fault of the list, in turn; the others are forwarded unchanged (after the delay):
+//         503       answer 503 with an S3 SlowDown error document
+//         reset     close the connection without an answer (a connection reset)
+//         truncate  forward the answer's headers (Content-Length intact) and half its body, then close
+//         stall     never answer (the client's request timeout must fire)
+//   Prints "listening" on stderr when ready; on SIGTERM prints "faults: N" (how many were injected).
+import net from "node:net";
+import http from "node:http";
+
+const args = process.argv.slice(2);
+const [lport, tport, delay] = args.slice(0, 3).map(Number);
+const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const faults = (opt("--faults") || "").split(",").filter(Boolean);
+const every = Number(opt("--every") || 0);
+let injected = 0;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function tcpProxy() {
+  // Each chunk leaves `delay` ms after it arrived, in arrival order: one queue and one timer per
+  // direction (separate timers per chunk can fire out of order when their rounded delays differ,
+  // which corrupts the byte stream).
+  function pipeDelayed(from, to) {
+    const queue = [];  // {due, chunk}; chunk null = end
+    let timer = null;
+    const flush = () => {
+      timer = null;
+      while (queue.length && queue[0].due <= Date.now()) {
+        const { chunk } = queue.shift();
+        if (to.destroyed) continue;
+        if (chunk === null) to.end(); else to.write(chunk);
+      }
+      if (queue.length) timer = setTimeout(flush, Math.max(0, queue[0].due - Date.now()));
+    };
+    const push = (chunk) => {
+      queue.push({ due: Date.now() + delay, chunk });
+      if (!timer) timer = setTimeout(flush, Math.max(0, queue[0].due - Date.now()));
+    };
+    from.on("data", (chunk) => push(chunk));
+    from.on("end", () => push(null));
+    from.on("error", () => to.destroy());
+  }
+  return net.createServer({ noDelay: true }, (client) => {
+    const up = net.connect({ host: "127.0.0.1", port: tport, noDelay: true });
+    pipeDelayed(client, up); pipeDelayed(up, client);
+    up.on("error", () => client.destroy()); client.on("error", () => up.destroy());
+  });
+}
+
+function httpProxy() {
+  let count = 0;
+  const agent = new http.Agent({ keepAlive: true });
+  return http.createServer(async (req, res) => {
+    const k = ++count;
+    const fault = every > 0 && k % every === 0 ? faults[(k / every - 1) % faults.length] : null;
+    if (delay) await sleep(delay);
+    if (fault) injected++;
+    if (fault === "503") {
+      res.writeHead(503, { "content-type": "application/xml" });
+      res.end("<?xml version=\"1.0\"?><Error><Code>SlowDown</Code><Message>injected</Message></Error>");
+      return;
+    }
+    if (fault === "reset") { req.socket.destroy(); return; }
+    if (fault === "stall") return;
+    const up = http.request({ host: "127.0.0.1", port: tport, method: req.method, path: req.url,
+                              headers: req.headers, agent }, async (ur) => {
+      const chunks = [];
+      for await (const c of ur) chunks.push(c);
+      const body = Buffer.concat(chunks);
+      if (delay) await sleep(delay);
+      res.writeHead(ur.statusCode, ur.headers);
+      if (fault === "truncate" && body.length > 1) {
+        res.write(body.subarray(0, body.length >> 1));
+        setTimeout(() => req.socket.destroy(), 20);
+        return;
+      }
+      res.end(body);
+    });
+    up.on("error", () => req.socket.destroy());
+    req.pipe(up);
+  });
+}
+
+const server = faults.length ? httpProxy() : tcpProxy();
+server.listen(lport, "127.0.0.1", () =>
+  console.error(`listening: 127.0.0.1:${lport} -> 127.0.0.1:${tport}, +${delay} ms each way` +
+                (faults.length ? `, faults ${faults.join(",")} every ${every} requests` : "")));
+process.on("SIGTERM", () => { console.error(`faults: ${injected}`); process.exit(0); });

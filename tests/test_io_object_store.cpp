@@ -1,0 +1,105 @@
+// lib/io's object-store layer without a network: location parsing, joining, display (no
+// secrets), storage option keys, the network model's coalescing numbers, the local store.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "cli_env.h"
+#include "common/error.h"
+#include "io/object_store.h"
+#include "io/s3_store.h"
+#include "io/uri.h"
+
+using namespace lance;
+using namespace lance::io;
+
+TEST_CASE("locations: s3://, http(s):// and local paths", "[io][store]") {
+  auto s3 = parse_location("s3://bucket/db/t.lance");
+  CHECK(s3.scheme == Scheme::s3);
+  CHECK(s3.bucket == "bucket");
+  CHECK(s3.key == "db/t.lance");
+  CHECK(parse_location("s3://bucket").key.empty());
+  CHECK(parse_location("https://h/x.lance?a=b").scheme == Scheme::http);
+  CHECK(parse_location("/data/t.lance").scheme == Scheme::local);
+  CHECK(parse_location("dir/with://inside").scheme == Scheme::local);
+  CHECK_THROWS_AS(parse_location("s3:///key"), Error);
+  try {
+    parse_location("gs://b/k");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+  }
+  CHECK(join_path("s3://b/t.lance/", "_versions") == "s3://b/t.lance/_versions");
+  CHECK(join_path("/d/t.lance", "data") == "/d/t.lance/data");
+  CHECK(display_location("https://u:pw@h/x.lance?X-Amz-Signature=abc") == "https://h/x.lance?…");
+  CHECK(display_location("s3://b/k") == "s3://b/k");
+  CHECK(aws_uri_encode("db/a b+c=", true) == "db/a%20b%2Bc%3D");
+  CHECK(aws_uri_encode("db/", false) == "db%2F");
+}
+
+TEST_CASE("storage options: LanceDB keys, durations, and no secret in errors", "[io][store]") {
+  StorageOptions o;
+  o.set("aws_endpoint", "http://127.0.0.1:9000");
+  o.set("AWS_REGION", "eu-west-1");
+  o.set("allow_http", "true");
+  o.set("aws_virtual_hosted_style_request", "false");
+  o.set("aws_skip_signature", "1");
+  o.set("timeout", "500ms");
+  o.set("connect_timeout", "2");
+  o.set("client_max_retries", "3");
+  CHECK(o.endpoint == "http://127.0.0.1:9000");
+  CHECK(o.region == "eu-west-1");
+  CHECK(o.allow_http);
+  CHECK(o.skip_signature);
+  CHECK(o.request_timeout_ms == 500);
+  CHECK(o.connect_timeout_ms == 2000);
+  CHECK(o.max_retries == 3);
+  try {
+    o.set("allow_http", "maybe-SECRET");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+  }
+  try {
+    o.set("aws_secret_key", "hunter2");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("hunter2") == std::string::npos);
+  }
+}
+
+TEST_CASE("network model: coalescing gap and request size follow latency and bandwidth", "[io][store]") {
+  StorageOptions o;  // 25 ms, 100 MiB/s, 32 in flight
+  CHECK(o.effective_coalesce_gap() == 25 * 100 * 1048576ull / 1000 / 32);
+  CHECK(o.effective_max_request_size() == 4 * 25 * 100 * 1048576ull / 1000);
+  CHECK(o.effective_tail_read_size() == 1024 * 1024);
+  o.latency_ms = 1;
+  CHECK(o.effective_coalesce_gap() == 64 * 1024);
+  CHECK(o.effective_max_request_size() == 4 * 1024 * 1024);
+  o.set("coalesce_gap", "1000");
+  o.set("max_request_size", "2000");
+  CHECK(o.effective_coalesce_gap() == 1000);
+  CHECK(o.effective_max_request_size() == 2000);
+  auto store = make_s3_store(o);
+  IoOptions io = store->tune({});
+  CHECK(io.block_size == 1000);
+  CHECK(io.max_iop_size == 2000);
+  CHECK(io.io_threads == o.parallelism);
+}
+
+TEST_CASE("the local store lists, sizes, opens and reads files", "[io][store]") {
+  lance::testing::TempDir dir("lance-store");
+  { std::ofstream(dir.file("a.bin")) << "hello"; }
+  std::filesystem::create_directory(dir.path() / "sub");
+  auto store = store_for(dir.path().string());
+  CHECK(!store->remote());
+  auto entries = store->list(dir.path().string());
+  REQUIRE(entries.size() == 2);
+  CHECK(store->is_directory(dir.file("sub")));
+  CHECK(store->size_of(dir.file("a.bin")) == 5u);
+  CHECK(!store->size_of(dir.file("none")));
+  auto data = store->read_all(dir.file("a.bin"));
+  CHECK(std::string(data.begin(), data.end()) == "hello");
+  CHECK(store->open(dir.file("a.bin"))->size() == 5);
+  CHECK_THROWS_AS(store->read_all(dir.file("none")), Error);
+}
