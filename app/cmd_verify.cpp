@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "app/reader_options_env.h"
+#include "app/storage_config.h"
 #include "app/global_options.h"
 #include "app/progress.h"
 #include "app/terminal.h"
@@ -93,7 +94,8 @@ void register_verify(CLI::App& app, CommandRunner& run) {
   auto path = std::make_shared<std::string>();
   auto version = std::make_shared<std::optional<uint64_t>>();
   auto json = std::make_shared<bool>(false);
-  cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file")->required();
+  cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")->required();
+  add_storage_option(cmd);
   cmd->add_option("--version", *version, "Dataset version to check (default: the latest)");
   cmd->add_flag("--json", *json, "One JSON object: counts and every problem (kind, file, column, page, rows, error)");
   cmd->footer("Examples:\n  lance-cli verify my_db/my_table.lance\n"

@@ -1,11 +1,9 @@
 #include "dataset/verify.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
-#include <system_error>
 
 #include <fmt/format.h>
 
@@ -14,12 +12,13 @@
 #include "dataset/indices.h"
 #include "dataset/manifest.h"
 #include "dataset/manifest_file.h"
+#include "dataset/table_reader.h"
 #include "format/file_reader.h"
+#include "io/object_store.h"
+#include "io/uri.h"
 #include "read/row_reader.h"
 
 namespace lance::dataset {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -249,15 +248,15 @@ void scan_all(const std::vector<ToScan>& files, VerifyReport& r, const VerifyOpt
   }
 }
 
-VerifyReport verify_file(const std::string& path, const VerifyOptions& o) {
+VerifyReport verify_file(const std::string& path, const io::ObjectStore& store, const VerifyOptions& o) {
   VerifyReport r;
   r.path = path;
   r.data_files = 1;
   std::shared_ptr<format::FileReader> file;
   try {
-    file = format::FileReader::open(path, o.reader.io, o.reader.stats);
+    file = format::FileReader::open(store.open(path), store.tune(o.reader.io), o.reader.stats);
   } catch (const Error& e) {
-    if (e.kind() == ErrorKind::io && !fs::exists(path)) throw;  // nothing to verify
+    if (e.kind() == ErrorKind::io && !store.size_of(path)) throw;  // nothing to verify
     add_problem(r, e.kind(), path, strip_path(e, path));
     return r;
   }
@@ -267,32 +266,33 @@ VerifyReport verify_file(const std::string& path, const VerifyOptions& o) {
   return r;
 }
 
-VerifyReport verify_dataset(const std::string& dir, std::optional<uint64_t> version, const VerifyOptions& o) {
+VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store, std::optional<uint64_t> version,
+                            const VerifyOptions& o) {
   VerifyReport r;
   r.path = dir;
   r.is_dataset = true;
-  const ManifestLocation loc = find_manifest(dir, version);
-  const Manifest m = read_manifest(loc.path);
+  const ManifestLocation loc = find_manifest(dir, version, &store);
+  const Manifest m = read_manifest(loc.path, &store);
   r.version = m.version;
   std::vector<ToScan> scan;
-  std::error_code ec;
   for (const Fragment& frag : m.fragments) {
     uint64_t file_rows = frag.physical_rows;
     for (const DataFileRef& df : frag.files) {
       ++r.data_files;
-      const std::string rel = (fs::path("data") / df.path).string();
-      const std::string full = (fs::path(dir) / rel).string();
-      if (!fs::exists(full, ec)) {
+      const std::string rel = io::join_path("data", df.path);
+      const std::string full = io::join_path(dir, rel);
+      const std::optional<uint64_t> found = store.size_of(full);
+      if (!found) {
         add_problem(r, ErrorKind::io, rel, fmt::format("missing (a data file of fragment {})", frag.id));
         continue;
       }
-      const uint64_t size = fs::file_size(full, ec);
-      if (!ec && df.size_bytes != 0 && size != df.size_bytes)
+      const uint64_t size = *found;
+      if (df.size_bytes != 0 && size != df.size_bytes)
         add_problem(r, ErrorKind::corrupt, rel,
                     fmt::format("file has {} bytes, the manifest records {}{}", size, df.size_bytes,
                                 size < df.size_bytes ? " (truncated?)" : ""));
       try {
-        auto file = format::FileReader::open(full, o.reader.io, o.reader.stats);
+        auto file = format::FileReader::open(store.open(full), store.tune(o.reader.io), o.reader.stats);
         if (frag.physical_rows != 0 && file->num_rows() != frag.physical_rows)
           add_problem(r, ErrorKind::corrupt, rel,
                       fmt::format("file has {} rows, fragment {} has {}", file->num_rows(), frag.id, frag.physical_rows));
@@ -307,15 +307,15 @@ VerifyReport verify_dataset(const std::string& dir, std::optional<uint64_t> vers
     if (frag.deletion) {
       ++r.deletion_files;
       const std::string rel = frag.deletion->relative_path(frag.id);
-      const std::string full = (fs::path(dir) / rel).string();
-      if (!fs::exists(full, ec)) {
+      const std::string full = io::join_path(dir, rel);
+      if (!store.size_of(full)) {
         add_problem(r, ErrorKind::io, rel, fmt::format("missing (the deletion file of fragment {})", frag.id));
       } else {
         try {
           Fragment f = frag;
           f.physical_rows = file_rows;
           if (file_rows == 0) throw_corrupt("fragment {} has a deletion file but no known row count", frag.id);
-          read_deletion_file(dir, f);
+          read_deletion_file(dir, f, &store);
         } catch (const Error& e) {
           add_problem(r, e.kind(), rel, strip_path(e, full));
         }
@@ -323,27 +323,32 @@ VerifyReport verify_dataset(const std::string& dir, std::optional<uint64_t> vers
     }
   }
   // Index files: as listed by the manifest (older writers list none: the folder must exist).
-  const std::string manifest_rel = fs::path(loc.path).lexically_relative(dir).string();
+  const std::string manifest_rel = io::join_path(std::string(kVersionsDir), loc.path.substr(loc.path.rfind('/') + 1));
   try {
-    for (const IndexInfo& ix : parse_indices(read_manifest_file(loc.path))) {
-      const fs::path rel_dir = fs::path(kIndicesDir) / ix.uuid;
+    for (const IndexInfo& ix : parse_indices(read_manifest_file(loc.path, &store))) {
+      const std::string rel_dir = io::join_path(std::string(kIndicesDir), ix.uuid);
       if (ix.has_base_id) continue;  // files under another base path
       if (ix.files.empty()) {
         ++r.index_files;
-        if (!fs::is_directory(fs::path(dir) / rel_dir, ec) || fs::is_empty(fs::path(dir) / rel_dir, ec))
-          add_problem(r, ErrorKind::io, rel_dir.string(), fmt::format("missing (the files of index '{}')", ix.name));
+        bool any = false;
+        try {
+          const auto entries = store.list(io::join_path(dir, rel_dir));
+          any = std::any_of(entries.begin(), entries.end(), [](const io::ListEntry& e) { return !e.is_dir; });
+        } catch (const Error&) {  // no such directory
+        }
+        if (!any) add_problem(r, ErrorKind::io, rel_dir, fmt::format("missing (the files of index '{}')", ix.name));
         continue;
       }
       for (const IndexFileInfo& f : ix.files) {
         ++r.index_files;
-        const std::string rel = (rel_dir / f.path).string();
-        const fs::path full = fs::path(dir) / rel;
-        if (!fs::exists(full, ec)) {
+        const std::string rel = io::join_path(rel_dir, f.path);
+        const std::optional<uint64_t> found = store.size_of(io::join_path(dir, rel));
+        if (!found) {
           add_problem(r, ErrorKind::io, rel, fmt::format("missing (a file of index '{}')", ix.name));
           continue;
         }
-        const uint64_t size = fs::file_size(full, ec);
-        if (!ec && size != f.size_bytes)
+        const uint64_t size = *found;
+        if (size != f.size_bytes)
           add_problem(r, ErrorKind::corrupt, rel,
                       fmt::format("file has {} bytes, the manifest records {} (index '{}')", size, f.size_bytes, ix.name));
       }
@@ -358,10 +363,11 @@ VerifyReport verify_dataset(const std::string& dir, std::optional<uint64_t> vers
 }  // namespace
 
 VerifyReport verify_path(const std::string& path, std::optional<uint64_t> version, const VerifyOptions& options) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return verify_dataset(path, version, options);
+  const auto store = io::store_for(path, options.reader.storage);
+  if (store->remote() ? is_dataset_dir(path, *store) : store->is_directory(path))
+    return verify_dataset(path, *store, version, options);
   if (version) throw_usage("--version applies to dataset directories, not to the data file {}", path);
-  return verify_file(path, options);
+  return verify_file(path, *store, options);
 }
 
 int verify_exit_code(const VerifyReport& r) {

@@ -201,3 +201,17 @@ TEST_CASE("s3: plan pins a version and its shards, scanned with --fragments from
   REQUIRE(full.exit_code == 0);
   CHECK(parts == full.out);
 }
+
+TEST_CASE("s3: verify checks a dataset in the store like the local copy", "[s3][know]") {
+  for (std::string ds : {"know/indexed", "appends"}) {
+    DYNAMIC_SECTION(ds) {
+      const std::string local = source_path("data/datasets/" + ds);
+      const std::string remote = s3_uri("data/datasets/" + ds);
+      auto want = run_cli({"verify", local, "--json"});
+      auto got = run_s3({"verify", remote, "--json"});
+      INFO(got.err);
+      CHECK(got.exit_code == want.exit_code);
+      CHECK(json::parse(got.out) == json::parse(replace_all(want.out, local, remote)));
+    }
+  }
+}
