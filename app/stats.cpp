@@ -44,9 +44,12 @@ std::string StatsReport::render(uint64_t rows_out) const {
     j["plan_ms"] = ms(st.plan_ns.load());
     j["io_wait_ms"] = ms(st.io_wait_ns.load());
     j["decode_ms"] = ms(st.decode_ns.load());
+    if (const uint64_t v = st.dataset_version.load()) j["version"] = v;
+    else j["version"] = nullptr;
     return j.dump() + "\n";
   }
-  return fmt::format(
+  const uint64_t version = st.dataset_version.load();
+  return (version ? fmt::format("read:  dataset version {}\n", version) : std::string()) + fmt::format(
       "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
       "time:  {:.3f} ms total, {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
       st.requests.load(), st.iops.load(), human_bytes(st.bytes_read.load()), st.bytes_read.load(),

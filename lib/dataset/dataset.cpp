@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "array/take.h"
+#include "dataset/missing_file.h"
 #include "dataset/schema_adapt.h"
 #include "read/row_reader.h"
 #include "structural/assemble.h"
@@ -29,17 +30,21 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   if (!options.stats) options.stats = std::make_shared<ReadStats>();
   ds->options_ = std::move(options);
   const auto& opts = ds->options_;
-  const ManifestLocation where = find_manifest(dir, version);
-  ds->manifest_ = read_manifest(where.path);
+  ManifestLocation where;
+  ds->manifest_ = read_version_manifest(dir, version, where);
   check_corrupt(ds->manifest_.version == where.version, "{}: manifest says version {} but its name says {}", where.path,
                 ds->manifest_.version, where.version);
+  ds->options_.stats->dataset_version = ds->manifest_.version;  // --stats reports the version read
   auto& frags = ds->manifest_.fragments;
   ds->live_rows_.reserve(frags.size());
   for (size_t i = 0; i < frags.size(); ++i) {
     Fragment& f = frags[i];
     if (f.physical_rows == 0 && !f.files.empty()) {
       // Old writers left the row count unset (0 = unknown): the data file knows it.
-      f.physical_rows = format::FileReader::open(ds->data_file_path(f.files[0]), opts.io, opts.stats)->num_rows();
+      const std::string path = ds->data_file_path(f.files[0]);
+      f.physical_rows = with_missing_file_hint(path, ds->version(), "data file", [&] {
+        return format::FileReader::open(path, opts.io, opts.stats);
+      })->num_rows();
     }
     check_corrupt(f.physical_rows <= kMaxFragmentRows, "{}: fragment {} claims {} rows (more than 2^32)", where.path,
                   f.id, f.physical_rows);
@@ -63,7 +68,10 @@ std::string Dataset::data_file_path(const DataFileRef& file) const {
 }
 
 DeletionVector Dataset::deletion_vector(size_t index) const {
-  return read_deletion_file(dir_, manifest_.fragments.at(index));
+  const Fragment& f = manifest_.fragments.at(index);
+  if (!f.deletion) return {};
+  return with_missing_file_hint((std::filesystem::path(dir_) / f.deletion->relative_path(f.id)).string(), version(),
+                                "deletion file", [&] { return read_deletion_file(dir_, f); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +146,9 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     const size_t d = *holder;
     if (!st->files[d]) {
       const auto& opts = dataset_->reader_options();
-      auto file = format::FileReader::open(dataset_->data_file_path(frag.files[d]), opts.io, opts.stats);
+      const std::string path = dataset_->data_file_path(frag.files[d]);
+      auto file = with_missing_file_hint(path, dataset_->version(), "data file",
+                                         [&] { return format::FileReader::open(path, opts.io, opts.stats); });
       if (file->num_rows() != frag.physical_rows)
         throw Error(ErrorKind::corrupt, fmt::format("{}: data file has {} rows but the fragment has {}", file->path(),
                                                     file->num_rows(), frag.physical_rows));
