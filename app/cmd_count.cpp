@@ -24,8 +24,8 @@ void register_count(CLI::App& app, CommandRunner& run) {
   auto fragments = std::make_shared<std::optional<std::string>>();
   cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (deleted rows are not counted)")
       ->required();
-  cmd->add_option("--version", *version, "Dataset version to count (default: the latest)");
-  cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments");
+  cmd->add_option("--version", *version, "Dataset version to count (default: the latest)")->check(version_number());
+  cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments, version (null for a data file)");
   add_fragments_option(cmd, *fragments, "counts their visible rows only");
   add_storage_option(cmd);
   cmd->footer("Examples:\n  lance-cli count data/sample/products.lance\n"
@@ -36,8 +36,8 @@ void register_count(CLI::App& app, CommandRunner& run) {
           dataset::count_rows(input_path(*path), *version, reader_options(), parse_fragments_option(*fragments));
       OutputSink sink(1);
       if (*json)
-        sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{}}}\n", c.rows, c.deleted_rows,
-                               c.fragments));
+        sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{},\"version\":{}}}\n", c.rows,
+                               c.deleted_rows, c.fragments, c.version ? std::to_string(*c.version) : "null"));
       else
         sink.write(fmt::format("{}\n", c.rows));
       sink.flush();

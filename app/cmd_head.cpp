@@ -60,7 +60,7 @@ void register_head(CLI::App& app, CommandRunner& run) {
   cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")->delimiter(',');
   cmd->add_option("-f,--format", a->format,
                   "table, csv, tsv, json, jsonl or arrow (default: table on a terminal, else jsonl)");
-  cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)");
+  cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)")->check(version_number());
   add_storage_option(cmd);
   cmd->footer("Examples:\n  lance-cli head data/sample/products.lance\n"
               "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");

@@ -42,12 +42,12 @@ void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
 }
 
 void add_version(CLI::App* cmd, InspectArgs& a) {
-  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)");
+  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)")->check(version_number());
 }
 
 bool is_dataset(const std::string& path) {
   const auto store = io::store_for(path, reader_options().storage);
-  return store->remote() ? dataset::is_dataset_dir(path, *store) : store->is_directory(path);
+  return dataset::is_dataset_dir(path, *store);
 }
 
 inspect::TextOptions text_options(const InspectArgs& a) {
@@ -65,7 +65,7 @@ std::shared_ptr<format::FileReader> open_file(const InspectArgs& a, const char* 
   if (a.version) throw_usage("--version applies to dataset directories, not to the data file {}", a.path);
   const auto& options = reader_options();
   const auto store = io::store_for(a.path, options.storage);
-  return format::FileReader::open(store->open(a.path), store->tune(options.io), options.stats);
+  return dataset::open_single_file(a.path, *store, options, false);
 }
 
 void emit(const std::string& text) {

@@ -70,7 +70,7 @@ void register_plan(CLI::App& app, CommandRunner& run) {
   auto a = std::make_shared<PlanArgs>();
   cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")->required();
   add_storage_option(cmd);
-  cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)");
+  cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)")->check(version_number());
   auto* count_opt = cmd->add_option("--shards", a->shards,
                                     "N shards of about equal bytes (fewer only when there are fewer fragments)")
                         ->type_name("N")
@@ -96,8 +96,9 @@ void register_plan(CLI::App& app, CommandRunner& run) {
       const auto& options = reader_options();
       const auto store = io::store_for(a->path, options.storage);
       if (!dataset::is_dataset_dir(a->path, *store)) {
-        if (!store->remote() && store->is_directory(a->path))
-          throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", a->path, dataset::kVersionsDir);
+        if (store->is_directory(a->path))
+          throw_usage("{} is a {} but not a Lance dataset (it has no {}/)", io::display_location(a->path),
+                      store->remote() ? "prefix with objects" : "directory", dataset::kVersionsDir);
         if (!store->size_of(a->path)) throw_io("{}: no such file or directory", io::display_location(a->path));
         throw_usage("{} is a single data file; plan splits a dataset directory into shards of fragments",
                     io::display_location(a->path));

@@ -21,6 +21,7 @@
 #include "output/sink.h"
 #include "output/writer.h"
 #include "read/row_reader.h"
+#include "io/uri.h"
 
 namespace lance::app {
 
@@ -132,7 +133,7 @@ std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_
 
 void add_version_option(CLI::App* cmd, int64_t& version) {
   cmd->add_option("--version", version, "Dataset version to read (time travel; default: the latest)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(version_number());
 }
 
 }  // namespace
@@ -220,7 +221,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       StatsReport stats(args->stats);
       auto reader = open_table(input_path(*path), *version, args->columns, *fragments);
       for (uint64_t r : rows)
-        if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, *path, reader->num_rows());
+        if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), reader->num_rows());
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", rows.size());

@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "app/reader_options_env.h"
+#include "app/stdin_input.h"
 #include "app/storage_config.h"
 #include "app/global_options.h"
 #include "app/progress.h"
@@ -96,7 +97,7 @@ void register_verify(CLI::App& app, CommandRunner& run) {
   auto json = std::make_shared<bool>(false);
   cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")->required();
   add_storage_option(cmd);
-  cmd->add_option("--version", *version, "Dataset version to check (default: the latest)");
+  cmd->add_option("--version", *version, "Dataset version to check (default: the latest)")->check(version_number());
   cmd->add_flag("--json", *json, "One JSON object: counts and every problem (kind, file, column, page, rows, error)");
   cmd->footer("Examples:\n  lance-cli verify my_db/my_table.lance\n"
               "  lance-cli verify my_db/my_table.lance --version 3 --json | jq '.problems[]'\n\n"
@@ -114,7 +115,7 @@ void register_verify(CLI::App& app, CommandRunner& run) {
         if (progress) progress->add(rows - reported, bytes);
         reported = rows;
       };
-      const dataset::VerifyReport report = dataset::verify_path(*path, *version, o);
+      const dataset::VerifyReport report = dataset::verify_path(input_path(*path), *version, o);
       if (progress) progress->finish();
       output::OutputSink sink(1);
       if (*json)

@@ -13,7 +13,9 @@
 #include "app/commands.h"
 #include "app/global_options.h"
 #include "app/malloc_tuning.h"
+#include "app/stdin_input.h"
 #include "app/terminal.h"
+#include "io/uri.h"
 #include "common/cancel.h"
 #include "common/error.h"
 #include "output/sink.h"
@@ -85,9 +87,22 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);
+    // One line, like every other error: what is wrong, and where the help is.
+    std::string where = "lance-cli";
+    for (const CLI::App* sub = &app; sub && !sub->get_subcommands().empty();) {
+      sub = sub->get_subcommands().front();
+      where += " " + sub->get_name();
+    }
+    std::fprintf(stderr, "%s %s (see %s --help)\n", lance::app::error_prefix().c_str(), e.what(), where.c_str());
+    return 2;
   }
   lance::app::apply_global_options(global);
 
@@ -100,7 +115,8 @@ int main(int argc, char** argv) {
     return 128 + c.signal();
   } catch (const lance::Error& e) {
     const char* internal = e.kind() == lance::ErrorKind::internal ? "internal error: " : "";
-    std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal, e.what());
+    std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
+                 lance::app::name_stdin_as_dash(lance::io::redact_locations(e.what())).c_str());
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());

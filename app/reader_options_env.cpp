@@ -27,7 +27,10 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
   read::ReaderOptions o;
   o.io.block_size = u64_var(lookup, "LANCE_CLI_BLOCK_SIZE", o.io.block_size);
   o.io.max_iop_size = u64_var(lookup, "LANCE_CLI_MAX_IOP_SIZE", o.io.max_iop_size);
-  o.io.io_threads = static_cast<unsigned>(u64_var(lookup, "LANCE_CLI_IO_THREADS", o.io.io_threads));
+  const uint64_t threads = u64_var(lookup, "LANCE_CLI_IO_THREADS", o.io.io_threads);
+  if (threads > io::kMaxIoThreads)
+    throw_usage("environment variable LANCE_CLI_IO_THREADS={} is more than {} threads", threads, io::kMaxIoThreads);
+  o.io.io_threads = static_cast<unsigned>(threads);
   o.io.max_bytes_in_flight = u64_var(lookup, "LANCE_CLI_IO_BYTES_IN_FLIGHT", o.io.max_bytes_in_flight);
   o.io = o.io.normalized();
   o.page_batch_bytes = u64_var(lookup, "LANCE_CLI_PAGE_BATCH_BYTES", o.page_batch_bytes);

@@ -16,12 +16,14 @@ class StatsReport {
 
   bool enabled() const { return !mode_.empty(); }
 
-  /// Text: two aligned lines; json: one object on one line. Fields (json names):
-  /// requests, iops, bytes_read, pages, chunks, rows_out, and times in milliseconds
-  /// total_ms (wall), plan_ms, io_wait_ms, decode_ms (plan/io/decode are summed over
-  /// threads, so with parallel decode they may add up to more than total_ms); network I/O
-  /// (io::NetStats): http_requests (retries included), http_bytes, http_retries and
-  /// network_wait_ms (summed over threads). Text adds a "network:" line when HTTP was used.
+  /// Text: two aligned lines (after a "read:  dataset version N" line for a dataset);
+  /// json: one object on one line. Fields (json names): requests, iops, bytes_read, pages,
+  /// chunks, rows_out, and times in milliseconds total_ms (wall), plan_ms, io_wait_ms,
+  /// decode_ms (plan/io/decode are summed over threads, so with parallel decode they may
+  /// add up to more than total_ms); network I/O (io::NetStats): http_requests (retries
+  /// included), http_bytes, http_retries and network_wait_ms (summed over threads), text
+  /// adding a "network:" line when HTTP was used; version: the dataset version read (null
+  /// for a file).
   std::string render(uint64_t rows_out) const;
 
   /// Writes `render(rows_out)` to stderr when enabled.

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -61,10 +62,25 @@ int spool_stdin() {
 
 }  // namespace
 
+namespace {
+std::string g_spool_path;  // set once, by the first input_path("-")
+}
+
 std::string input_path(const std::string& path) {
   if (path != "-") return path;
   static const int fd = spool_stdin();
-  return "/dev/fd/" + std::to_string(fd);
+  g_spool_path = "/dev/fd/" + std::to_string(fd);
+  return g_spool_path;
+}
+
+std::string name_stdin_as_dash(std::string message) {
+  if (g_spool_path.empty()) return message;
+  for (size_t at = message.find(g_spool_path); at != std::string::npos; at = message.find(g_spool_path, at + 1)) {
+    const size_t end = at + g_spool_path.size();
+    if (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) continue;  // /dev/fd/31 vs 3
+    message.replace(at, g_spool_path.size(), "-");
+  }
+  return message;
 }
 
 }  // namespace lance::app

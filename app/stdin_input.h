@@ -18,4 +18,8 @@ namespace lance::app {
 /// returns the same spool.
 std::string input_path(const std::string& path);
 
+/// `message` with the spool's `/dev/fd/N` path shown as `-` (what the user typed), for error
+/// messages; unchanged when standard input was not read.
+std::string name_stdin_as_dash(std::string message);
+
 }  // namespace lance::app

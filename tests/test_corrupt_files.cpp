@@ -57,7 +57,8 @@ void check_run(const std::vector<std::string>& args, const std::string& label, c
   REQUIRE_FALSE(r.timed_out);
   REQUIRE(r.term_signal == 0);
   const bool ok = r.exit_code == 0 || r.exit_code == 3 || r.exit_code == 4 || (usage_ok && r.exit_code == 2) ||
-                  (missing_ok && r.exit_code == 1 && r.err.find("No such file") != std::string::npos);
+                  (missing_ok && r.exit_code == 1 &&
+                   (r.err.find("No such file") != std::string::npos || r.err.find("is missing") != std::string::npos));
   REQUIRE(ok);
   if (r.exit_code != 0) {
     // One line: "lance-cli: <file>: ...".

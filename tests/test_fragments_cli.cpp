@@ -125,7 +125,7 @@ TEST_CASE("fragments option:: offset, limit, take rows and count refer to the se
     CHECK(r.exit_code == 0);
     CHECK(r.out == "144\n");
     r = run_cli({"count", dir, "--fragments", "0", "--json"});
-    CHECK(r.out == "{\"rows\":103,\"deleted_rows\":17,\"fragments\":1}\n");
+    CHECK(r.out == "{\"rows\":103,\"deleted_rows\":17,\"fragments\":1,\"version\":7}\n");
     r = run_cli({"count", dir, "--version", "4", "--fragments", "1"});
     CHECK(r.out == "68\n");
   }

@@ -20,6 +20,8 @@ struct ReadStats {
   std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. their waits), ns
   std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads, ns
   std::atomic<uint64_t> decode_ns{0};       ///< decompression and assembly, ns
+  // What was read (dataset::Dataset::open)
+  std::atomic<uint64_t> dataset_version{0};  ///< version of the dataset opened; 0 = none (a single data file)
 };
 
 }  // namespace lance

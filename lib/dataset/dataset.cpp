@@ -7,6 +7,7 @@
 
 #include "array/take.h"
 #include "common/cancel.h"
+#include "dataset/missing_file.h"
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
 #include "read/row_reader.h"
@@ -34,10 +35,11 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   ds->store_ = io::store_for(dir, options.storage);
   options.io = ds->store_->tune(options.io);
   ds->options_ = std::move(options);
-  const ManifestLocation where = find_manifest(dir, version, ds->store_.get());
-  ds->manifest_ = read_manifest(where.path, ds->store_.get());
+  ManifestLocation where;
+  ds->manifest_ = read_version_manifest(dir, *ds->store_, version, where);
   check_corrupt(ds->manifest_.version == where.version, "{}: manifest says version {} but its name says {}", where.path,
                 ds->manifest_.version, where.version);
+  ds->options_.stats->dataset_version = ds->manifest_.version;  // --stats reports the version read
   auto& frags = ds->manifest_.fragments;
   ds->live_rows_.reserve(frags.size());
   for (size_t i = 0; i < frags.size(); ++i) {
@@ -68,11 +70,17 @@ std::string Dataset::data_file_path(const DataFileRef& file) const {
 }
 
 std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& file) const {
-  return format::FileReader::open(store_->open(data_file_path(file)), options_.io, options_.stats);
+  const std::string path = data_file_path(file);
+  return with_missing_file_hint(path, *store_, version(), "data file", [&] {
+    return format::FileReader::open(store_->open(path), options_.io, options_.stats);
+  });
 }
 
 DeletionVector Dataset::deletion_vector(size_t index) const {
-  return read_deletion_file(dir_, manifest_.fragments.at(index), store_.get());
+  const Fragment& f = manifest_.fragments.at(index);
+  if (!f.deletion) return {};
+  return with_missing_file_hint(io::join_path(dir_, f.deletion->relative_path(f.id)), *store_, version(), "deletion file",
+                                [&] { return read_deletion_file(dir_, f, store_.get()); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,7 +307,7 @@ RecordBatch DatasetRowReader::take_from_state(const std::shared_ptr<FragmentStat
 RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   const uint64_t n = num_rows();
   for (uint64_t r : rows)
-    if (r >= n) throw_usage("row {} is out of range: {} has {} rows", r, path(), n);
+    if (r >= n) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(path()), n);
   std::vector<uint64_t> sorted(rows.begin(), rows.end());
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());

@@ -15,6 +15,7 @@ RowCount count_rows(const std::string& path, std::optional<uint64_t> version, co
     if (fragments) ds = ds->select_fragments(*fragments);
     count.rows = ds->num_rows();
     count.fragments = ds->fragments().size();
+    count.version = ds->version();
     uint64_t physical = 0;
     for (const auto& f : ds->fragments()) physical += f.physical_rows;
     count.deleted_rows = physical - count.rows;

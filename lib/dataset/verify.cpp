@@ -250,19 +250,28 @@ void scan_all(const std::vector<ToScan>& files, VerifyReport& r, const VerifyOpt
 
 VerifyReport verify_file(const std::string& path, const io::ObjectStore& store, const VerifyOptions& o) {
   VerifyReport r;
-  r.path = path;
+  const std::string shown = io::display_location(path);  // a presigned URL's signature stays out
+  r.path = shown;
   r.data_files = 1;
   std::shared_ptr<format::FileReader> file;
   try {
     file = format::FileReader::open(store.open(path), store.tune(o.reader.io), o.reader.stats);
   } catch (const Error& e) {
-    if (e.kind() == ErrorKind::io && !store.size_of(path)) throw;  // nothing to verify
-    add_problem(r, e.kind(), path, strip_path(e, path));
+    if (e.kind() == ErrorKind::io) {
+      bool gone = false;
+      try {
+        gone = !store.size_of(path);
+      } catch (const Error&) {  // e.g. a presigned GET URL refuses HEAD: keep the first error
+        throw e;
+      }
+      if (gone) throw;  // nothing to verify
+    }
+    add_problem(r, e.kind(), shown, strip_path(e, shown));
     return r;
   }
   r.pages = count_pages(*file);
   r.bytes = file->file_size();
-  scan_all({{file, path}}, r, o);
+  scan_all({{file, shown}}, r, o);
   return r;
 }
 

@@ -1,7 +1,9 @@
 // inspect versions: the history of a dataset (description, JSON and text).
 #include "inspect/versions.h"
 
+#include <algorithm>
 #include <ctime>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -32,6 +34,7 @@ VersionsReport inspect_versions(const std::string& dir, const read::ReaderOption
   if (locations.empty())
     throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dir, dataset::kVersionsDir);
   const auto tags = dataset::list_tags(dir, store.get());
+  std::exception_ptr first_error;  // rethrown when no version could be read at all
   for (const auto& loc : locations) {
     VersionEntry e;
     e.version = loc.version;
@@ -59,9 +62,12 @@ VersionsReport inspect_versions(const std::string& dir, const read::ReaderOption
       }
     } catch (const Error& err) {
       e.error = err.what();
+      if (!first_error) first_error = std::current_exception();
     }
     r.versions.push_back(std::move(e));
   }
+  if (std::all_of(r.versions.begin(), r.versions.end(), [](const VersionEntry& v) { return v.error.has_value(); }))
+    std::rethrow_exception(first_error);
   return r;
 }
 

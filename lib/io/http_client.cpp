@@ -306,6 +306,11 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
     curl_easy_setopt(h, CURLOPT_USERAGENT, "lance-cli");
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (!sign_) {  // web servers and presigned URLs often redirect; a signature would not survive one
+      curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+      curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+      curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    }
 
     stats.requests++;
     const auto t0 = Clock::now();
@@ -322,6 +327,9 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     } else if (rc == CURLE_ABORTED_BY_CALLBACK && t.deadline_hit) {
       throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
                options_.overall_timeout_ms);
+    } else if (rc == CURLE_WRITE_ERROR && t.overflow && status == 200 && req.range) {
+      throw_io("{}: the server answered a Range request with the whole file (HTTP 200, not 206 Partial Content); "
+               "reading a Lance file needs a server that serves byte ranges", req.display);
     } else if (rc == CURLE_WRITE_ERROR && t.overflow) {
       last_problem = "the server sent a longer body than requested";
       if (status >= 200 && status < 300 && !req.expect)

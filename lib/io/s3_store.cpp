@@ -233,6 +233,9 @@ class S3Store final : public HttpStoreBase {
  protected:
   std::string url_of(const std::string& path) const override {
     const Location loc = parse_location(path);
+    if (loc.key.empty() || loc.key.back() == '/')
+      throw_usage("{} names {}, not an object (give s3://BUCKET/KEY of a .lance file, or the prefix of a dataset)",
+                  display_location(path), loc.key.empty() ? "a bucket" : "a prefix");
     return bucket_url(loc.bucket) + "/" + aws_uri_encode(loc.key, true);
   }
 

@@ -13,6 +13,7 @@ namespace lance::io {
 IoOptions IoOptions::normalized() const {
   IoOptions o = *this;
   if (o.io_threads == 0) o.io_threads = 1;
+  if (o.io_threads > kMaxIoThreads) o.io_threads = kMaxIoThreads;
   if (o.max_iop_size == 0) o.max_iop_size = 1;
   return o;
 }

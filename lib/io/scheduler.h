@@ -31,10 +31,14 @@ namespace lance::io {
 /// Settings of the scheduler (a member of read::ReaderOptions; the CLI fills them from
 /// LANCE_CLI_BLOCK_SIZE, LANCE_CLI_MAX_IOP_SIZE, LANCE_CLI_IO_THREADS and
 /// LANCE_CLI_IO_BYTES_IN_FLIGHT, see app/reader_options_env.cpp).
+/// Most I/O threads one process starts (the pool is shared by every file): larger settings
+/// are refused by the CLI, and clamped here, since a failed thread start cannot be recovered.
+inline constexpr unsigned kMaxIoThreads = 256;
+
 struct IoOptions {
   uint64_t block_size = 4 * 1024;                   ///< merge ranges whose gap is ≤ this (local disk sector-ish)
   uint64_t max_iop_size = 16 * 1024 * 1024;         ///< split merged reads above this
-  unsigned io_threads = 8;                          ///< parallel reads in flight
+  unsigned io_threads = 8;                          ///< parallel reads in flight (1..kMaxIoThreads)
   uint64_t max_bytes_in_flight = 256 * 1024 * 1024; ///< backpressure: reads wait while this many bytes are outstanding
 
   /// Clamps the values that must be positive (0 threads or a 0-byte IOP size mean 1).

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "io/scheduler.h"
 
 namespace lance::io {
 
@@ -49,6 +50,13 @@ uint64_t parse_bytes(const std::string& key, const std::string& v) {
   return x;
 }
 
+/// A byte count or number in [lo, hi]; Error(usage) naming the range otherwise.
+uint64_t parse_in_range(const std::string& key, const std::string& v, uint64_t lo, uint64_t hi) {
+  const uint64_t x = parse_bytes(key, v);
+  if (x < lo || x > hi) throw_usage("storage option {}: {} is out of range ({} to {})", key, x, lo, hi);
+  return x;
+}
+
 uint64_t clamp_u64(double x, uint64_t lo, uint64_t hi) {
   if (!(x >= static_cast<double>(lo))) return lo;
   if (x >= static_cast<double>(hi)) return hi;
@@ -75,10 +83,10 @@ void StorageOptions::set(const std::string& raw_key, const std::string& value) {
   else if (key == "overall_timeout") overall_timeout_ms = parse_duration_ms(raw_key, value);
   else if (key == "latency_ms") latency_ms = parse_number(raw_key, value);
   else if (key == "bandwidth_mib_s") bandwidth_mib_s = parse_number(raw_key, value);
-  else if (key == "io_parallelism") parallelism = std::max<unsigned>(1, static_cast<unsigned>(parse_bytes(raw_key, value)));
+  else if (key == "io_parallelism") parallelism = static_cast<unsigned>(parse_in_range(raw_key, value, 1, kMaxIoThreads));
   else if (key == "coalesce_gap") coalesce_gap = parse_bytes(raw_key, value);
-  else if (key == "max_request_size") max_request_size = std::max<uint64_t>(1, parse_bytes(raw_key, value));
-  else if (key == "tail_read_size") tail_read_size = std::max<uint64_t>(64, parse_bytes(raw_key, value));
+  else if (key == "max_request_size") max_request_size = parse_in_range(raw_key, value, 64 * 1024, uint64_t{1} << 32);
+  else if (key == "tail_read_size") tail_read_size = parse_in_range(raw_key, value, 64, 64 * 1024 * 1024);
   else
     throw_usage("unknown storage option '{}' (known: aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, "
                 "aws_session_token, allow_http, aws_virtual_hosted_style_request, aws_skip_signature, connect_timeout, "

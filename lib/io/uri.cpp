@@ -59,6 +59,28 @@ std::string display_location(const std::string& path) {
   return out;
 }
 
+std::string redact_locations(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t start = std::min(text.find("http://", i), text.find("https://", i));
+    if (start == std::string::npos) break;
+    // A URL runs to the next space (messages put one after a location, or ": ").
+    size_t end = text.find_first_of(" \t\n\"'", start);
+    if (end == std::string::npos) end = text.size();
+    std::string url = text.substr(start, end - start);
+    std::string tail;
+    if (url.size() >= 1 && url.back() == ':') {  // "URL: message"
+      url.pop_back();
+      tail = ":";
+    }
+    out += text.substr(i, start - i) + display_location(url) + tail;
+    i = end;
+  }
+  return out + text.substr(std::min(i, text.size()));
+}
+
 std::string aws_uri_encode(const std::string& s, bool keep_slash) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;

@@ -29,6 +29,9 @@ std::string join_path(const std::string& base, const std::string& rel);
 /// The location as it may appear in messages: http(s) URLs lose their query string
 /// (a presigned URL carries its signature there) and any user:password@.
 std::string display_location(const std::string& path);
+/// `text` with every http(s) URL in it shown as display_location shows it (no query string,
+/// no user info): the last guard that keeps presigned signatures out of messages.
+std::string redact_locations(const std::string& text);
 
 /// AWS URI-encoding (RFC 3986 unreserved characters kept; '/' kept when `keep_slash`).
 std::string aws_uri_encode(const std::string& s, bool keep_slash);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "array/take.h"
+#include "io/uri.h"
 #include "read/decode_pool.h"
 #include "read/field_reader.h"
 
@@ -72,7 +73,7 @@ RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
 
 RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   for (uint64_t r : rows)
-    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, file_->path(), num_rows());
+    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
   std::vector<uint64_t> sorted(rows.begin(), rows.end());
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
