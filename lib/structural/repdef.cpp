@@ -72,7 +72,14 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
 
   std::vector<LayerSlots> out(m);
   std::vector<int64_t> child_count(m, 0);
-  for (size_t k = 0; k < m; ++k) out[k].is_list = meaning[k].is_list;
+  for (size_t k = 0; k < m; ++k) {
+    out[k].is_list = meaning[k].is_list;
+    // A layer has at most one slot per level entry: reserving that bound means no vector
+    // ever regrows (and copies) while the loop below appends; untouched capacity costs no
+    // page faults.
+    out[k].valid.reserve(num_levels);
+    if (out[k].is_list) out[k].offsets.reserve(num_levels + 1);
+  }
 
   bool row_open = false;
   for (uint64_t e = 0; e < num_levels; ++e) {
