@@ -79,6 +79,11 @@ namespace {
 struct DecodedChunk {
   std::vector<uint16_t> rep, def;
   DataBlock values;
+  /// Filled on first use (lists only): level index of every row start in the chunk, and
+  /// the visible values before each of them, plus the chunk's total at the end. A take
+  /// with many rows in one chunk then finds each row without rescanning the levels.
+  std::vector<uint64_t> starts, visible_before;
+  bool indexed = false;
 };
 
 /// Room for `extra` more elements, growing geometrically (pages append one after another).
@@ -245,7 +250,7 @@ class MiniBlockDecoder final : public PageDecoder {
 
   /// Appends rows `range` (held by chunks [first, last]) to `out`: levels to out.rep /
   /// out.def, visible values to `values`; each chunk's slice is copied once.
-  void extract_into(const RowRange& range, size_t first, size_t last, const std::map<size_t, DecodedChunk>& decoded,
+  void extract_into(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded,
                     LeafData& out, encoding::DataBlock& values) const {
     out.num_rows += range.size();
     if (max_rep_ == 0) {
@@ -266,50 +271,66 @@ class MiniBlockDecoder final : public PageDecoder {
       check_corrupt(covered == range.size(), "chunks hold fewer rows than the page claims");
       return;
     }
-    const uint16_t top = static_cast<uint16_t>(max_rep_);
-    // Skip the preamble (the tail of a row started in an earlier chunk) and the rows before
-    // `range`, then take levels until the row after the range starts.
+    // Levels from the `skip`-th row start of chunk `first` (skipping its preamble, the tail
+    // of a row started earlier) to the start of the row after the range, which may lie in
+    // a later chunk.
     const uint64_t skip = range.begin - chunks_[first].first_row;
-    uint64_t skipped = 0, started = 0;
-    bool begun = false, finished = false;
-    for (size_t c = first; c <= last && !finished; ++c) {
-      const DecodedChunk& dc = decoded.at(c);
-      const auto& rep = dc.rep;
-      check_corrupt(rep.size() == dc.def.size() || dc.def.empty(), "rep and def level counts differ");
-      uint64_t seg_begin = 0, k = 0;
+    const uint64_t need = range.size();
+    uint64_t rows_started = 0;  // rows of the range whose start has been passed
+    bool begun = false;
+    for (size_t c = first; c <= last; ++c) {
+      DecodedChunk& dc = decoded.at(c);
+      index_chunk(dc);
+      const auto& st = dc.starts;
+      uint64_t seg_begin = 0, first_start = 0;  // first_start: index into st of seg_begin's start
       if (!begun) {
-        for (; k < rep.size(); ++k) {
-          if (rep[k] == top) {
-            if (skipped == skip) break;
-            ++skipped;
-          }
+        if (skip >= st.size()) {
+          check_corrupt(c == first, "row {} not found in its chunks", range.begin);
+          continue;
         }
-        if (k == rep.size()) continue;
         begun = true;
-        started = 1;
-        seg_begin = k++;
+        seg_begin = st[skip];
+        first_start = skip;
+        rows_started = 1;
+        first_start += 1;  // later starts in this chunk end rows
       }
-      uint64_t seg_end = rep.size();
-      for (; k < rep.size(); ++k) {
-        if (rep[k] == top) {
-          if (started == range.size()) {
-            seg_end = k;
-            finished = true;
-            break;
-          }
-          ++started;
-        }
+      // The start ending the range: the (need - rows_started)-th start from `first_start`.
+      const uint64_t k = first_start + (need - rows_started);
+      uint64_t seg_end = dc.rep.size(), items_end = dc.visible_before.back();
+      bool finished = false;
+      if (k < st.size()) {
+        seg_end = st[k];
+        items_end = dc.visible_before[k];
+        finished = true;
+      } else {
+        rows_started += st.size() - first_start;
       }
-      out.rep.insert(out.rep.end(), rep.begin() + seg_begin, rep.begin() + seg_end);
-      uint64_t item_begin = seg_begin, item_end = seg_end;
-      if (!dc.def.empty()) {
-        out.def.insert(out.def.end(), dc.def.begin() + seg_begin, dc.def.begin() + seg_end);
-        item_begin = count_visible(dc.def, 0, seg_begin);
-        item_end = item_begin + count_visible(dc.def, seg_begin, seg_end);
-      }
-      append_values(values, dc.values, item_begin, item_end);
+      const uint64_t items_begin = seg_begin == 0 ? 0 : dc.visible_before[first_start - 1];
+      out.rep.insert(out.rep.end(), dc.rep.begin() + seg_begin, dc.rep.begin() + seg_end);
+      if (!dc.def.empty()) out.def.insert(out.def.end(), dc.def.begin() + seg_begin, dc.def.begin() + seg_end);
+      append_values(values, dc.values, items_begin, items_end);
+      if (finished) break;
     }
     check_corrupt(begun, "row {} not found in its chunks", range.begin);
+  }
+
+  /// Fills `dc.starts` / `dc.visible_before` (once).
+  void index_chunk(DecodedChunk& dc) const {
+    if (dc.indexed) return;
+    const uint16_t top = static_cast<uint16_t>(max_rep_);
+    const auto& rep = dc.rep;
+    const auto& def = dc.def;
+    check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
+    uint64_t visible = 0;
+    for (uint64_t i = 0; i < rep.size(); ++i) {
+      if (rep[i] == top) {
+        dc.starts.push_back(i);
+        dc.visible_before.push_back(visible);
+      }
+      visible += def.empty() ? 1 : (def[i] <= max_visible_def_);
+    }
+    dc.visible_before.push_back(visible);
+    dc.indexed = true;
   }
 
   uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {
