@@ -32,6 +32,9 @@ const REPS = Number(opt('reps', '3'));
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
 const ARROW_OUT = args.includes('--arrow');
+// Multiplies the list lengths of the nested dataset's deep columns (1 = the README's dataset;
+// 4 gives ~100 MB, the shape of the production table the nested issue was measured on).
+const FANOUT = Number(opt('nested-fanout', '1'));
 
 // --- deterministic data -------------------------------------------------------------------
 function mulberry32(a) {
@@ -126,7 +129,7 @@ const DATASETS = {
       const n = hi - lo;
       const r = (k) => Math.floor(rng() * k);
       const vec3 = () => Array.from({ length: 3 }, () => Math.round((rng() * 4 - 2) * 64) / 64);
-      const deep = () => (rng() < 0.05 ? null : Array.from({ length: r(3) }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, vec3))));
+      const deep = () => (rng() < 0.05 ? null : Array.from({ length: r(3 * FANOUT) }, () => Array.from({ length: r(3 * FANOUT) }, () => Array.from({ length: r(4 * FANOUT) }, vec3))));
       const f16 = new arrow.Float16();
       const deepType = new arrow.List(F('item', new arrow.List(F('item', new arrow.List(F('item', new arrow.FixedSizeList(3, F('item', f16))))))));
       const cols = {
@@ -149,7 +152,7 @@ const DATASETS = {
 
 async function ensureDataset(name, version) {
   const ds = DATASETS[name];
-  const dir = path.join(DATA, `${name}-v${version}-s${SCALE}`);
+  const dir = path.join(DATA, `${name}-v${version}-s${SCALE}${name === 'nested' && FANOUT !== 1 ? `-f${FANOUT}` : ''}`);
   const tableDir = path.join(dir, 't.lance');
   if (fs.existsSync(path.join(tableDir, '_versions'))) return tableDir;
   fs.rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
 #include "read/row_reader.h"
+#include "read/scan_pipeline.h"
 #include "structural/assemble.h"
 
 namespace lance::dataset {
@@ -21,6 +22,8 @@ namespace {
 constexpr size_t kOpenFragments = 2;
 /// Remote stores: fragments whose files a scan fetches ahead, in one round trip.
 constexpr size_t kPrefetchFragments = 8;
+/// Remote stores: scan batches in flight (when the options leave it to the reader).
+constexpr size_t kRemoteBatchesInFlight = 8;
 
 }  // namespace
 
@@ -34,6 +37,9 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   if (!options.stats) options.stats = std::make_shared<ReadStats>();
   ds->store_ = io::store_for(dir, options.storage);
   options.io = ds->store_->tune(options.io);
+  // Behind a network, more batches in flight hide the round trips (memory stays bounded by
+  // batches x batch size x columns).
+  if (ds->store_->remote() && options.scan_batches_in_flight == 0) options.scan_batches_in_flight = kRemoteBatchesInFlight;
   ds->options_ = std::move(options);
   ManifestLocation where;
   ds->manifest_ = read_version_manifest(dir, *ds->store_, version, where);
@@ -231,9 +237,10 @@ RecordBatch DatasetRowReader::assemble(const FragmentState& st, std::vector<Reco
   return out;
 }
 
-std::unique_ptr<DatasetRowReader::PendingChunk> DatasetRowReader::start_chunk(size_t index, uint64_t begin, uint64_t end) {
+std::unique_ptr<DatasetRowReader::PendingChunk> DatasetRowReader::start_chunk(std::shared_ptr<FragmentState> state,
+                                                                             uint64_t begin, uint64_t end) {
   auto pending = std::make_unique<PendingChunk>();
-  pending->state = fragment_state(index);
+  pending->state = std::move(state);
   pending->num_rows = end - begin;
   const FragmentState& st = *pending->state;
   if (st.readers.empty()) return pending;
@@ -267,9 +274,13 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
   // `begin` are skipped by their row counts alone: none of their files is opened.
   size_t frag = fragment_of(begin);
   uint64_t row = begin;
-  auto next_chunk = [&]() -> std::unique_ptr<PendingChunk> {
+  // Chunks are planned, read and decoded on the CPU pool, several at once (chunks of
+  // different fragments side by side), while `sink` handles the oldest one here.
+  const auto& opts = dataset_->reader_options();
+  read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), opts.scan_batches_in_flight);
+  auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
-    if (row >= end) return nullptr;
+    if (row >= end) return false;
     {
       std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
       for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f)
@@ -280,13 +291,18 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
     row = starts_[frag] + chunk_end;
-    return start_chunk(frag, lo, chunk_end);
+    auto state = fragment_state(frag);  // here: opens the fragment's files when new
+    pipe.add(frag, [this, state = std::move(state), lo, chunk_end]() -> read::ScanPipeline::Finish {
+      auto pending = std::make_shared<std::unique_ptr<PendingChunk>>(start_chunk(state, lo, chunk_end));
+      return [this, pending] { return finish_chunk(std::move(*pending)); };
+    });
+    return true;
   };
-  auto next = next_chunk();
-  while (next) {
-    auto current = std::move(next);
-    next = next_chunk();  // its reads run while the current chunk is decoded and written
-    sink(finish_chunk(std::move(current)));
+  bool more = true;
+  for (;;) {
+    while (more && !pipe.full()) more = add_chunk();
+    if (pipe.empty()) break;
+    sink(pipe.next());
   }
 }
 

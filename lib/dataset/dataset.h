@@ -107,7 +107,9 @@ class DatasetRowReader final : public TableReader {
   struct FragmentState;
   struct PendingChunk;
   /// Submits the reads of visible rows [begin, end) of fragment `index` (begin < end).
-  std::unique_ptr<PendingChunk> start_chunk(size_t index, uint64_t begin, uint64_t end);
+  /// Plans and submits rows [begin, end) of an open fragment (thread-safe across fragments:
+  /// scans run it on the CPU pool, read::ScanPipeline).
+  std::unique_ptr<PendingChunk> start_chunk(std::shared_ptr<FragmentState> state, uint64_t begin, uint64_t end);
   RecordBatch finish_chunk(std::unique_ptr<PendingChunk> pending);
   /// Visible rows `rows` (sorted, unique, counted within the fragment) of fragment `index`.
   RecordBatch take_from_fragment(size_t index, const std::vector<uint64_t>& rows);

@@ -6,6 +6,7 @@
 #include "io/object_store.h"
 #include "io/uri.h"
 #include "read/row_reader.h"
+#include "read/scan_pipeline.h"
 
 namespace lance::dataset {
 
@@ -16,7 +17,7 @@ class FileTableReader final : public TableReader {
  public:
   FileTableReader(std::shared_ptr<format::FileReader> file, const std::vector<std::string>& columns,
                   const read::ReaderOptions& options)
-      : file_(file), reader_(file, read::resolve_column_paths(file->schema(), columns), options) {}
+      : file_(file), options_(options), reader_(file, read::resolve_column_paths(file->schema(), columns), options) {}
 
   const std::string& path() const override { return file_->path(); }
   const format::Schema& schema() const override { return file_->schema(); }
@@ -27,12 +28,20 @@ class FileTableReader final : public TableReader {
     end = std::min(end, num_rows());
     if (begin >= end) return;
     if (batch_size == 0) throw_usage("batch size must be at least 1");
-    auto start_batch = [&](uint64_t row) { return reader_.start({{row, std::min(end, row + batch_size)}}); };
-    auto next = start_batch(begin);
-    for (uint64_t row = begin; row < end; row += batch_size) {
-      auto current = std::move(next);
-      if (end - row > batch_size) next = start_batch(row + batch_size);
-      sink(reader_.finish(std::move(current)));
+    // Batches are planned, read and decoded on the CPU pool, one after another (one file:
+    // one chain), while `sink` handles the oldest one here.
+    read::ScanPipeline pipe(options_.decode_mode.value_or(read::DecodeMode::pool), options_.scan_batches_in_flight);
+    uint64_t row = begin;
+    for (;;) {
+      for (; row < end && !pipe.full(); row += batch_size) {
+        const uint64_t lo = row, hi = std::min(end, row + batch_size);
+        pipe.add(0, [this, lo, hi]() -> read::ScanPipeline::Finish {
+          auto pending = std::make_shared<std::unique_ptr<read::FileRowReader::PendingBatch>>(reader_.start({{lo, hi}}));
+          return [this, pending] { return reader_.finish(std::move(*pending)); };
+        });
+      }
+      if (pipe.empty()) break;
+      sink(pipe.next());
     }
   }
 
@@ -40,6 +49,7 @@ class FileTableReader final : public TableReader {
 
  private:
   std::shared_ptr<format::FileReader> file_;
+  read::ReaderOptions options_;
   read::FileRowReader reader_;
 };
 

@@ -2,6 +2,8 @@
 // (docs/format.md §6.0). Protobuf is only read here; the kernels work on bytes.
 #include "encoding/decompress.h"
 
+#include <cstring>
+
 #include <optional>
 
 #include <google/protobuf/unknown_field_set.h>
@@ -512,6 +514,14 @@ std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView
   check_corrupt(block.data.size() >= num_levels * width, "levels: {} bytes for {} levels of {} bits",
                 block.data.size(), num_levels, bits);
   std::vector<uint16_t> levels(num_levels);
+  if (width == 2) {  // the usual case: u16 levels, copied in one go
+    if (num_levels) std::memcpy(levels.data(), block.data.data(), num_levels * 2);
+    return levels;
+  }
+  if (width == 1) {
+    for (uint64_t i = 0; i < num_levels; ++i) levels[i] = block.data[i];
+    return levels;
+  }
   ByteView data(block.data);
   for (uint64_t i = 0; i < num_levels; ++i) {
     uint64_t v = 0;

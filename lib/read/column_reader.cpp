@@ -120,11 +120,10 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
         mine.assign(std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
                     std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
       }
-      LeafData part = with_context([&] { return fmt::format("page {}", p.page); }, [&] {
+      with_context([&] { return fmt::format("page {}", p.page); }, [&] {
         auto& dec = decoder_for(p.page);
-        return with_context(dec.layout_name(), [&] { return dec.decode(p.local, std::move(mine)); });
+        with_context(dec.layout_name(), [&] { dec.decode_into(p.local, std::move(mine), out); });
       });
-      structural::append_leaf(out, std::move(part));
     }
     file_->stats().decode_ns += elapsed_ns(t0);
     return out;

@@ -37,6 +37,9 @@ struct ReaderOptions {
   uint64_t page_batch_bytes = kPageBatchBytes;
   /// Where decoding runs; unset: the CPU pool for scans, inline for takes.
   std::optional<DecodeMode> decode_mode;
+  /// Scan batches planned, read and decoded ahead of the one being written
+  /// (read::ScanPipeline); 0 = one per CPU-pool thread, at least 2.
+  size_t scan_batches_in_flight = 0;
   /// Full-zip pages keep their whole repetition index after the first partial read, so
   /// later takes need one I/O per row range.
   bool cache_rep_index = false;

@@ -82,10 +82,16 @@ ArrayPtr values_to_array(const TypePtr& type, DataBlock&& values, const std::vec
   if (t.id == TypeId::fixed_size_list) {
     // Flattened items; one FSL layer per dim (outer first) with optional item validity.
     const auto& item_field = t.children[0];
-    DataBlock items = values;
+    // The items take the values' buffer over (no copy); dims and validity are re-set below.
+    DataBlock items;
+    items.bits_per_value = values.bits_per_value;
+    items.bits_per_offset = values.bits_per_offset;
+    items.packed_child_bits = values.packed_child_bits;
+    items.data = std::move(values.data);
+    items.offsets = std::move(values.offsets);
+    items.children = std::move(values.children);
+    items.all_null = values.all_null;
     items.num_values = values.num_values * static_cast<uint64_t>(t.list_size);
-    items.fsl_dims.clear();
-    items.fsl_validity.clear();
     std::vector<uint8_t> item_valid;
     if (!values.fsl_dims.empty()) {
       check_corrupt(values.fsl_dims[0] == static_cast<uint64_t>(t.list_size), "fixed-size list of {} items stored with {}",
@@ -178,12 +184,15 @@ class Assembler {
     check_corrupt(children.size() == 1, "list '{}' needs one child", field.name);
     check_corrupt(layer.offsets.back() == children[0]->length, "list '{}' offsets end at {} but it has {} items",
                   field.name, layer.offsets.back(), children[0]->length);
-    auto offsets = std::make_shared<Bytes>();
+    std::shared_ptr<Bytes> offsets;
     if (id == TypeId::large_list) {
-      for (auto o : layer.offsets) append_le<int64_t>(*offsets, o);
+      offsets = std::make_shared<Bytes>(layer.offsets.size() * sizeof(int64_t));
+      std::memcpy(offsets->data(), layer.offsets.data(), offsets->size());
     } else {
       check_corrupt(layer.offsets.back() <= INT32_MAX, "list '{}' has more than 2^31 items in one batch", field.name);
-      for (auto o : layer.offsets) append_le<int32_t>(*offsets, static_cast<int32_t>(o));
+      offsets = std::make_shared<Bytes>(layer.offsets.size() * sizeof(int32_t));
+      auto* dst = reinterpret_cast<int32_t*>(offsets->data());
+      for (size_t i = 0; i < layer.offsets.size(); ++i) dst[i] = static_cast<int32_t>(layer.offsets[i]);
     }
     a->buffers.push_back(offsets);
     a->children = std::move(children);

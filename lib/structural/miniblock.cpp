@@ -79,7 +79,19 @@ namespace {
 struct DecodedChunk {
   std::vector<uint16_t> rep, def;
   DataBlock values;
+  /// Filled on first use (lists only): level index of every row start in the chunk, and
+  /// the visible values before each of them, plus the chunk's total at the end. A take
+  /// with many rows in one chunk then finds each row without rescanning the levels.
+  std::vector<uint64_t> starts, visible_before;
+  bool indexed = false;
 };
+
+/// Room for `extra` more elements, growing geometrically (pages append one after another).
+template <typename V>
+void reserve_more(V& v, uint64_t extra) {
+  const uint64_t need = v.size() + extra;
+  if (need > v.capacity()) v.reserve(std::max<uint64_t>(need, v.capacity() * 2));
+}
 
 uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAlignment * kMiniBlockAlignment; }
 
@@ -146,30 +158,65 @@ class MiniBlockDecoder final : public PageDecoder {
   LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
     LeafData out;
     out.layers = layers_;
-    if (rows.empty()) return out;
+    decode_into(rows, std::move(parts), out);
+    return out;
+  }
+
+  void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) override {
+    if (rows.empty()) {
+      if (out.num_rows == 0 && out.num_levels() == 0) out.layers = layers_;
+      return;
+    }
     check_internal(initialized_, "mini-block page decoded before its metadata was loaded");
     // Decode every needed chunk once.
     auto runs = chunk_runs(rows);
     check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
                   runs.size());
     std::map<size_t, DecodedChunk> decoded;
+    uint64_t levels = 0, value_bytes = 0, offset_bytes = 0;
     for (size_t r = 0; r < runs.size(); ++r) {
       auto [first, last] = runs[r];
       const uint64_t base = chunks_[first].offset;
       for (size_t c = first; c <= last; ++c) {
         const auto& info = chunks_[c];
         if (ctx_.stats) ctx_.stats->chunks_decoded++;
-        decoded.emplace(c, with_context([&] { return fmt::format("chunk {}", c); }, [&] {
-          return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size), info.num_values);
-        }));
+        auto& dc = decoded.emplace(c, with_context([&] { return fmt::format("chunk {}", c); }, [&] {
+                             return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size),
+                                                 info.num_values);
+                           })).first->second;
+        levels += std::max(dc.rep.size(), dc.def.size());
+        value_bytes += dc.values.data.size();
+        offset_bytes += dc.values.offsets.size();
       }
     }
+    // Levels and values go straight into `out` when it has this page's shape (or is
+    // empty): each chunk's slice is copied once. Otherwise through a LeafData of its own.
+    const bool fresh = out.num_rows == 0 && out.num_levels() == 0;
+    const bool has_def = layout_.has_def_compression();
+    const bool direct = !dictionary_ && (fresh || (out.layers == layers_ && out.rep.empty() == (max_rep_ == 0) &&
+                                                   out.def.empty() == !has_def));
+    LeafData own;
+    LeafData& dst = direct ? out : own;
+    if (direct && fresh) {
+      const uint64_t rows_before = out.num_rows;
+      out = LeafData();
+      out.num_rows = rows_before;
+    }
+    dst.layers = layers_;
+    if (max_rep_ > 0) reserve_more(dst.rep, levels);
+    if (has_def) reserve_more(dst.def, levels);
+    if (!dictionary_) {
+      reserve_more(dst.values.data, value_bytes);
+      if (offset_bytes) reserve_more(dst.values.offsets, offset_bytes * 2 + 8);
+    }
+    encoding::DataBlock indices;  // dictionary pages: looked up once at the end
+    encoding::DataBlock& values = dictionary_ ? indices : dst.values;
     for (const auto& range : rows) {
       auto [first, last] = chunks_of(range);
-      LeafData part = extract(range, first, last, decoded);
-      append_leaf(out, std::move(part));
+      extract_into(range, first, last, decoded, dst, values);
     }
-    return out;
+    if (dictionary_) dst.values = lookup_dictionary(*dictionary_, indices);
+    if (!direct) append_leaf(out, std::move(own));
   }
 
  private:
@@ -201,59 +248,89 @@ class MiniBlockDecoder final : public PageDecoder {
     return runs;
   }
 
-  LeafData extract(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded) const {
-    LeafData out;
-    out.layers = layers_;
-    out.num_rows = range.size();
-    std::vector<uint16_t> rep, def;
-    DataBlock values;
-    for (size_t c = first; c <= last; ++c) {
-      const DecodedChunk& dc = decoded.at(c);
-      rep.insert(rep.end(), dc.rep.begin(), dc.rep.end());
-      def.insert(def.end(), dc.def.begin(), dc.def.end());
-      append_values(values, dc.values, 0, dc.values.num_values);
-    }
-    uint64_t level_begin, level_end;
+  /// Appends rows `range` (held by chunks [first, last]) to `out`: levels to out.rep /
+  /// out.def, visible values to `values`; each chunk's slice is copied once.
+  void extract_into(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded,
+                    LeafData& out, encoding::DataBlock& values) const {
+    out.num_rows += range.size();
     if (max_rep_ == 0) {
-      level_begin = range.begin - chunks_[first].first_row;
-      level_end = level_begin + range.size();
-      check_corrupt(level_end <= values.num_values, "chunks hold fewer rows than the page claims");
-    } else {
-      check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
-      const uint16_t top = static_cast<uint16_t>(max_rep_);
-      // Skip the preamble (the tail of a row started in an earlier chunk), then whole rows.
-      const uint64_t skip = range.begin - chunks_[first].first_row;
-      uint64_t i = 0, starts = 0;
-      for (; i < rep.size(); ++i) {
-        if (rep[i] == top) {
-          if (starts == skip) break;
-          ++starts;
+      // One level (and one value slot) per row.
+      uint64_t covered = 0;
+      for (size_t c = first; c <= last; ++c) {
+        const DecodedChunk& dc = decoded.at(c);
+        const uint64_t fr = chunks_[c].first_row, n = dc.values.num_values;
+        const uint64_t lo = std::max(range.begin, fr), hi = std::min(range.end, fr + n);
+        if (lo >= hi) continue;
+        if (!dc.def.empty()) {
+          check_corrupt(dc.def.size() >= hi - fr, "chunk {} has {} definition levels for {} values", c, dc.def.size(), n);
+          out.def.insert(out.def.end(), dc.def.begin() + (lo - fr), dc.def.begin() + (hi - fr));
         }
+        append_values(values, dc.values, lo - fr, hi - fr);
+        covered += hi - lo;
       }
-      check_corrupt(i < rep.size(), "row {} not found in its chunks", range.begin);
-      level_begin = i;
-      // The end: the (size)-th row start after level_begin, or the end of the levels.
-      uint64_t rows = 0;
-      level_end = rep.size();
-      for (uint64_t k = level_begin + 1; k < rep.size(); ++k) {
-        if (rep[k] == top && ++rows == range.size()) {
-          level_end = k;
-          break;
+      check_corrupt(covered == range.size(), "chunks hold fewer rows than the page claims");
+      return;
+    }
+    // Levels from the `skip`-th row start of chunk `first` (skipping its preamble, the tail
+    // of a row started earlier) to the start of the row after the range, which may lie in
+    // a later chunk.
+    const uint64_t skip = range.begin - chunks_[first].first_row;
+    const uint64_t need = range.size();
+    uint64_t rows_started = 0;  // rows of the range whose start has been passed
+    bool begun = false;
+    for (size_t c = first; c <= last; ++c) {
+      DecodedChunk& dc = decoded.at(c);
+      index_chunk(dc);
+      const auto& st = dc.starts;
+      uint64_t seg_begin = 0, first_start = 0;  // first_start: index into st of seg_begin's start
+      if (!begun) {
+        if (skip >= st.size()) {
+          check_corrupt(c == first, "row {} not found in its chunks", range.begin);
+          continue;
         }
+        begun = true;
+        seg_begin = st[skip];
+        first_start = skip;
+        rows_started = 1;
+        first_start += 1;  // later starts in this chunk end rows
       }
+      // The start ending the range: the (need - rows_started)-th start from `first_start`.
+      const uint64_t k = first_start + (need - rows_started);
+      uint64_t seg_end = dc.rep.size(), items_end = dc.visible_before.back();
+      bool finished = false;
+      if (k < st.size()) {
+        seg_end = st[k];
+        items_end = dc.visible_before[k];
+        finished = true;
+      } else {
+        rows_started += st.size() - first_start;
+      }
+      const uint64_t items_begin = seg_begin == 0 ? 0 : dc.visible_before[first_start - 1];
+      out.rep.insert(out.rep.end(), dc.rep.begin() + seg_begin, dc.rep.begin() + seg_end);
+      if (!dc.def.empty()) out.def.insert(out.def.end(), dc.def.begin() + seg_begin, dc.def.begin() + seg_end);
+      append_values(values, dc.values, items_begin, items_end);
+      if (finished) break;
     }
-    uint64_t item_begin = level_begin, item_end = level_end;
-    if (!def.empty() && max_rep_ > 0) {
-      item_begin = count_visible(def, 0, level_begin);
-      item_end = item_begin + count_visible(def, level_begin, level_end);
+    check_corrupt(begun, "row {} not found in its chunks", range.begin);
+  }
+
+  /// Fills `dc.starts` / `dc.visible_before` (once).
+  void index_chunk(DecodedChunk& dc) const {
+    if (dc.indexed) return;
+    const uint16_t top = static_cast<uint16_t>(max_rep_);
+    const auto& rep = dc.rep;
+    const auto& def = dc.def;
+    check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
+    uint64_t visible = 0;
+    for (uint64_t i = 0; i < rep.size(); ++i) {
+      if (rep[i] == top) {
+        dc.starts.push_back(i);
+        dc.visible_before.push_back(visible);
+      }
+      visible += def.empty() ? 1 : (def[i] <= max_visible_def_);
     }
-    if (!rep.empty()) out.rep.assign(rep.begin() + level_begin, rep.begin() + level_end);
-    if (!def.empty()) out.def.assign(def.begin() + level_begin, def.begin() + level_end);
-    DataBlock picked;
-    append_values(picked, values, item_begin, item_end);
-    if (dictionary_) picked = lookup_dictionary(*dictionary_, picked);
-    out.values = std::move(picked);
-    return out;
+    dc.visible_before.push_back(visible);
+    dc.indexed = true;
   }
 
   uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {

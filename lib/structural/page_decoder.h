@@ -58,6 +58,12 @@ class PageDecoder {
   /// Decodes `rows`, given the bytes of `data_ranges(rows)` in the same order. The
   /// result holds the rows of all ranges, in order.
   virtual LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) = 0;
+  /// `decode`, appending the rows to `out` (a column's earlier pages, or empty). Layouts
+  /// that can write their levels and values straight into `out` override it; the default
+  /// decodes to a LeafData of its own and appends that (append_leaf).
+  virtual void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) {
+    append_leaf(out, decode(rows, std::move(parts)));
+  }
   /// Layout name for messages: "mini-block", "full-zip", "constant", ...
   virtual const char* layout_name() const = 0;
 };

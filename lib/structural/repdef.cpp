@@ -72,14 +72,34 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
 
   std::vector<LayerSlots> out(m);
   std::vector<int64_t> child_count(m, 0);
-  for (size_t k = 0; k < m; ++k) out[k].is_list = meaning[k].is_list;
+  for (size_t k = 0; k < m; ++k) {
+    out[k].is_list = meaning[k].is_list;
+    // A layer has at most one slot per level entry: reserving that bound means no vector
+    // ever regrows (and copies) while the loop below appends; untouched capacity costs no
+    // page faults.
+    out[k].valid.reserve(num_levels);
+    if (out[k].is_list) out[k].offsets.reserve(num_levels + 1);
+  }
 
+  // Per layer, flat: what the loop below asks of every level entry.
+  struct Layer {
+    bool is_list, parent_is_list;
+    int valid_max, null_def, empty_def;
+  };
+  std::vector<Layer> lay(m);
+  for (size_t k = 0; k < m; ++k)
+    lay[k] = {meaning[k].is_list, k > 0 && meaning[k - 1].is_list, meaning[k].valid_max, meaning[k].null_def,
+              meaning[k].empty_def};
+  const uint16_t* rp = rep.empty() ? nullptr : rep.data();
+  const uint16_t* dp = def.empty() ? nullptr : def.data();
   bool row_open = false;
   for (uint64_t e = 0; e < num_levels; ++e) {
-    const int r = rep.empty() ? max_rep : rep[e];
-    const int d = def.empty() ? 0 : def[e];
-    check_corrupt(r <= max_rep, "repetition level {} above the maximum {}", r, max_rep);
-    check_corrupt(d <= max_def, "definition level {} above the maximum {}", d, max_def);
+    const int r = rp ? rp[e] : max_rep;
+    const int d = dp ? dp[e] : 0;
+    if (r > max_rep || d > max_def) [[unlikely]] {
+      check_corrupt(r <= max_rep, "repetition level {} above the maximum {}", r, max_rep);
+      check_corrupt(d <= max_def, "definition level {} above the maximum {}", d, max_def);
+    }
     size_t start;
     if (r == max_rep) {
       start = 0;
@@ -90,11 +110,10 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
     }
     bool outer_null = false;  // an enclosing struct/item layer is null
     for (size_t k = start; k < m; ++k) {
-      const Meaning& mm = meaning[k];
+      const Layer& mm = lay[k];
       LayerSlots& s = out[k];
-      if (k > 0 && meaning[k - 1].is_list) ++child_count[k - 1];
+      if (mm.parent_is_list) ++child_count[k - 1];
       if (mm.is_list) s.offsets.push_back(child_count[k]);
-      ++s.num_slots;
       if (outer_null) {
         // Inside a null struct: the slot exists and is null; a list there has no items.
         s.valid.push_back(0);
@@ -115,6 +134,7 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
       s.valid.push_back(1);
     }
   }
+  for (size_t k = 0; k < m; ++k) out[k].num_slots = out[k].valid.size();  // one flag per slot
   for (size_t k = 0; k < m; ++k)
     if (out[k].is_list) out[k].offsets.push_back(child_count[k]);
   return out;
