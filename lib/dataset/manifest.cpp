@@ -121,6 +121,8 @@ namespace {
 /// The version named by `_versions/latest_version_hint.json`, if the file exists and parses.
 std::optional<uint64_t> read_version_hint(const std::string& dataset_dir) {
   const fs::path hint = fs::path(dataset_dir) / kVersionsDir / kLatestVersionHint;
+  std::error_code ec;
+  if (!fs::is_regular_file(hint, ec)) return std::nullopt;  // a FIFO there must not block the open
   std::ifstream in(hint);
   if (!in) return std::nullopt;
   try {
