@@ -1,11 +1,15 @@
 // Writes seed corpora for the fuzz targets from real Lance files:
-//   extract_seeds OUT_DIR FILE.lance…
+//   extract_seeds OUT_DIR FILE…
 // creates OUT_DIR/<target>/<file>-c<col>-p<page>[...] inputs in the formats the targets
-// read (see each fuzz_*.cpp). Used by scripts/fuzz.sh.
+// read (see each fuzz_*.cpp) from data files (.lance), and from the files of a dataset:
+// manifests (fuzz_manifest; their index and transaction sections: fuzz_index_meta,
+// fuzz_transaction), transaction files (.txn) and deletion files (.arrow, .bin:
+// fuzz_deletion). Used by scripts/fuzz.sh.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "dataset/manifest_file.h"
 #include "encoding/v2_0/array_decoder.h"
 #include "format/file_reader.h"
 #include "fuzz_input.h"
@@ -56,11 +60,47 @@ void collect(const encodings21::CompressiveEncoding& e, std::vector<const encodi
   if (e.compression_case() != encodings21::CompressiveEncoding::COMPRESSION_NOT_SET) out.push_back(&e);
 }
 
+/// Seeds from one file of a dataset directory; false when `path` is not one.
+bool dataset_seeds(const fs::path& out, const fs::path& path, int& n) {
+  const std::string ext = path.extension().string();
+  if (ext != ".manifest" && ext != ".txn" && ext != ".arrow" && ext != ".bin") return false;
+  // <dataset>-<file>: file names repeat across datasets (every one has a version 1).
+  const std::string name = path.parent_path().parent_path().filename().string() + "-" + path.filename().string();
+  std::ifstream in(path, std::ios::binary);
+  Bytes whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (ext == ".manifest") {
+    write(out / "fuzz_manifest" / name, whole), ++n;
+    try {
+      const dataset::ManifestFile mf = dataset::read_manifest_file(path.string());
+      if (mf.proto.has_index_section()) {
+        ByteView s = dataset::manifest_section(mf, mf.proto.index_section(), "index section");
+        write(out / "fuzz_index_meta" / name, Bytes(s.data(), s.data() + s.size())), ++n;
+      }
+      if (mf.proto.has_transaction_section()) {
+        ByteView s = dataset::manifest_section(mf, mf.proto.transaction_section(), "transaction section");
+        write(out / "fuzz_transaction" / name, Bytes(s.data(), s.data() + s.size())), ++n;
+      }
+    } catch (const Error& e) {
+      std::cerr << path.string() << ": " << e.what() << "\n";
+    }
+  } else if (ext == ".txn") {
+    write(out / "fuzz_transaction" / name, whole), ++n;
+  } else {
+    // [u8 kind][u32 physical rows]: rows from the file name cannot be known; 2^20 holds any fixture's.
+    Bytes s;
+    put<uint8_t>(s, ext == ".bin" ? 1 : 0);
+    put<uint32_t>(s, 1u << 20);
+    s.insert(s.end(), whole.begin(), whole.end());
+    write(out / "fuzz_deletion" / name, s), ++n;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: extract_seeds OUT_DIR FILE.lance...\n";
+    std::cerr << "usage: extract_seeds OUT_DIR FILE...\n";
     return 2;
   }
   fs::path out(argv[1]);
@@ -68,6 +108,7 @@ int main(int argc, char** argv) {
   for (int a = 2; a < argc; ++a) {
     fs::path path(argv[a]);
     std::string stem = path.stem().string();
+    if (dataset_seeds(out, path, n)) continue;
     try {
       auto file = format::FileReader::open(path.string());
       std::ifstream in(path, std::ios::binary);

@@ -25,6 +25,9 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 cmake --build $B -j"${FUZZ_JOBS:-$(nproc)}" --target extract_seeds "${targets[@]}"
 [ -d $B/seeds ] || $B/extract_seeds $B/seeds data/fixtures/*.lance
+# Dataset-layer targets: manifests, transactions and deletion files of the committed datasets.
+[ -d $B/seeds/fuzz_manifest ] || find data/datasets data/writers data/fixtures -type f \
+  \( -name '*.manifest' -o -name '*.txn' -o -path '*/_deletions/*' \) -print0 | xargs -0 $B/extract_seeds $B/seeds
 for t in "${targets[@]}"; do
   mkdir -p $B/corpus/$t $B/findings/$t
   seeds=()

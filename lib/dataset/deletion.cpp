@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <memory>
 
-#include <roaring/roaring.h>
-
 #include "arrow/ipc_file_reader.h"
+#include "dataset/roaring_portable.h"
 #include "io/object_store.h"
 #include "io/uri.h"
 
@@ -15,10 +14,6 @@ namespace {
 
 /// Column name of `.arrow` deletion files (Lance writes a non-null UInt32 `row_id`).
 constexpr std::string_view kDeletionColumn = "row_id";
-
-struct RoaringFree {
-  void operator()(roaring_bitmap_t* r) const { roaring_bitmap_free(r); }
-};
 
 }  // namespace
 
@@ -64,24 +59,10 @@ std::vector<std::pair<uint64_t, uint64_t>> DeletionVector::live_runs(uint64_t be
 }
 
 DeletionVector parse_deletion_bitmap(ByteView bytes, uint64_t physical_rows) {
-  const char* data = reinterpret_cast<const char*>(bytes.data());
-  const size_t needed = roaring_bitmap_portable_deserialize_size(data, bytes.size());
-  check_corrupt(needed != 0, "not a roaring bitmap (portable serialization) of {} bytes", bytes.size());
-  check_corrupt(needed == bytes.size(), "roaring bitmap uses {} of the file's {} bytes", needed, bytes.size());
-  std::unique_ptr<roaring_bitmap_t, RoaringFree> bitmap(roaring_bitmap_portable_deserialize_safe(data, bytes.size()));
-  check_corrupt(bitmap != nullptr, "cannot decode the roaring bitmap ({} bytes)", bytes.size());
-  // Walk the values once, checking order and range, so that a malformed container cannot
-  // produce an inconsistent vector.
-  std::vector<uint64_t> offsets;
-  offsets.reserve(std::min<uint64_t>(roaring_bitmap_get_cardinality(bitmap.get()), physical_rows));
-  roaring_uint32_iterator_t it;
-  roaring_init_iterator(bitmap.get(), &it);
-  for (; it.has_value; roaring_advance_uint32_iterator(&it)) {
-    const uint64_t v = it.current_value;
-    check_corrupt(v < physical_rows, "deleted row {} is past the fragment's {} rows", v, physical_rows);
-    check_corrupt(offsets.empty() || v > offsets.back(), "roaring bitmap values are not increasing");
-    offsets.push_back(v);
-  }
+  // Our own strict decoder: libroaring's accepts self-contradicting containers (fuzz finding).
+  RoaringValues r = decode_roaring_portable(bytes, physical_rows);
+  check_corrupt(r.bytes_used == bytes.size(), "roaring bitmap uses {} of the file's {} bytes", r.bytes_used, bytes.size());
+  std::vector<uint64_t> offsets(r.values.begin(), r.values.end());
   return DeletionVector::from_offsets(std::move(offsets), physical_rows);
 }
 

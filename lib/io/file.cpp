@@ -9,7 +9,9 @@
 namespace lance::io {
 
 std::shared_ptr<LocalFile> LocalFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); reads of
+  // regular files ignore the flag.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw_io("{}: {}", path, std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -20,6 +22,10 @@ std::shared_ptr<LocalFile> LocalFile::open(const std::string& path) {
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     throw_io("{}: is a directory", path);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw_io("{}: not a regular file (reading needs random access; use - for standard input)", path);
   }
   return std::shared_ptr<LocalFile>(new LocalFile(path, fd, static_cast<uint64_t>(st.st_size)));
 }

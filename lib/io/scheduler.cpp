@@ -2,9 +2,12 @@
 
 #include <cstring>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include "common/cancel.h"
 
@@ -27,17 +30,42 @@ struct IoScheduler::Request {
   std::atomic<bool> failed{false};
 };
 
+/// Threads running one io_context. Unlike boost::asio::thread_pool, a thread that cannot be
+/// started (the process or system thread limit) is not fatal: the pool runs with the threads
+/// it got, and only a pool without any thread is an error (thread_pool's constructor would
+/// instead block forever joining the threads it had started).
+class IoThreadPool {
+ public:
+  explicit IoThreadPool(unsigned threads) : guard_(ctx_.get_executor()) {
+    StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
+    unsigned started = 0;
+    for (; started < threads; ++started) {
+      try {
+        std::thread([this] { ctx_.run(); }).detach();
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    if (started == 0) throw_io("cannot start an I/O thread: the process or system limit on threads is reached");
+  }
+  template <typename Fn>
+  void post(Fn&& fn) {
+    boost::asio::post(ctx_, std::forward<Fn>(fn));
+  }
+
+ private:
+  boost::asio::io_context ctx_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
+};
+
 namespace {
 
-/// One Asio pool for every scheduler of the process (a dataset opens a scheduler per data
-/// file; threads per file would mean dozens of thread starts for a small take). Sized by the
-/// first scheduler's options; each scheduler still bounds its own reads in flight. Never
-/// destroyed: its idle threads end with the process.
-boost::asio::thread_pool& shared_io_pool(unsigned threads) {
-  static boost::asio::thread_pool* pool = [threads] {
-    StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
-    return new boost::asio::thread_pool(threads);
-  }();
+/// One pool for every scheduler of the process (a dataset opens a scheduler per data file;
+/// threads per file would mean dozens of thread starts for a small take). Sized by the first
+/// scheduler's options; each scheduler still bounds its own reads in flight. Never destroyed:
+/// its idle threads end with the process.
+IoThreadPool& shared_io_pool(unsigned threads) {
+  static IoThreadPool* pool = new IoThreadPool(threads);
   return *pool;
 }
 
@@ -95,7 +123,7 @@ void IoScheduler::pump() {
     queue_.erase(it);
     ++running_;
     bytes_in_flight_ += len;
-    boost::asio::post(*pool_, [this, p = std::move(pending)]() mutable { run_read(std::move(p)); });
+    pool_->post([this, p = std::move(pending)]() mutable { run_read(std::move(p)); });
   }
 }
 

@@ -24,9 +24,9 @@
 #include "io/coalesce.h"
 #include "io/file.h"
 
-namespace boost::asio { class thread_pool; }
-
 namespace lance::io {
+
+class IoThreadPool;  // lib/io/scheduler.cpp
 
 /// Settings of the scheduler (a member of read::ReaderOptions; the CLI fills them from
 /// LANCE_CLI_BLOCK_SIZE, LANCE_CLI_MAX_IOP_SIZE, LANCE_CLI_IO_THREADS and
@@ -94,7 +94,7 @@ class IoScheduler {
   IoOptions options_;
   IoStats stats_;
   std::shared_ptr<ReadStats> read_stats_;
-  boost::asio::thread_pool* pool_;  ///< the process-wide I/O pool (shared by every scheduler)
+  IoThreadPool* pool_;  ///< the process-wide I/O pool (shared by every scheduler)
   std::mutex mutex_;
   std::multimap<uint64_t, PendingRead> queue_;  // by priority, FIFO within a priority
   std::condition_variable idle_;  ///< signalled when running_ drops to 0
