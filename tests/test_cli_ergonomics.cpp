@@ -374,3 +374,23 @@ TEST_CASE("scan and head re-executed with malloc tunables give the same output",
   CHECK(tuned.out == plain.out);
   CHECK(run_cli({"head", s, "-n", "3"}).out == run_cli({"scan", s, "-n", "3"}).out);
 }
+
+TEST_CASE("usage errors from the option parser are one lance-cli line naming the command's help", "[cli]") {
+  auto missing = run_cli({"scan"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err == "lance-cli: path is required (see lance-cli scan --help)\n");
+  auto version = run_cli({"count", lance::testing::source_path("data/datasets/appends"), "--version", "-1"});
+  CHECK(version.exit_code == 2);
+  CHECK_THAT(version.err, Catch::StartsWith("lance-cli: --version: takes a dataset version number") &&
+                              Catch::Contains("got '-1'"));
+  auto huge = run_cli({"scan", lance::testing::source_path("data/datasets/appends"), "--version", "99999999999999999999"});
+  CHECK(huge.exit_code == 2);
+  CHECK_THAT(huge.err, Catch::Contains("got '99999999999999999999'"));
+}
+
+TEST_CASE("too many I/O threads is a usage error, not a hang", "[cli][options]") {
+  auto r = run_cli({"count", lance::testing::source_path("data/sample/products.lance"), "--storage-option",
+                    "io_parallelism=100000"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("io_parallelism") && Catch::Contains("out of range"));
+}

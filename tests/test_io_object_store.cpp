@@ -77,13 +77,16 @@ TEST_CASE("network model: coalescing gap and request size follow latency and ban
   CHECK(o.effective_coalesce_gap() == 64 * 1024);
   CHECK(o.effective_max_request_size() == 4 * 1024 * 1024);
   o.set("coalesce_gap", "1000");
-  o.set("max_request_size", "2000");
+  o.set("max_request_size", "200000");
   CHECK(o.effective_coalesce_gap() == 1000);
-  CHECK(o.effective_max_request_size() == 2000);
+  CHECK(o.effective_max_request_size() == 200000);
+  // Below 64 KiB a scan would crawl, and more than 256 threads cannot be started: refused.
+  CHECK_THROWS_WITH(o.set("max_request_size", "2000"), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(o.set("io_parallelism", "100000"), Catch::Contains("out of range (1 to 256)"));
   auto store = make_s3_store(o);
   IoOptions io = store->tune({});
   CHECK(io.block_size == 1000);
-  CHECK(io.max_iop_size == 2000);
+  CHECK(io.max_iop_size == 200000);
   CHECK(io.io_threads == o.parallelism);
 }
 

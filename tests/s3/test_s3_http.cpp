@@ -57,3 +57,21 @@ TEST_CASE("s3: credentials, region and endpoint from an AWS profile (AWS_PROFILE
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("AWS_PROFILE=nope"));
 }
+
+TEST_CASE("s3: a URL's query string stays out of every message and report (take, verify)", "[s3][http]") {
+  const std::string url = s3().endpoint + "/" + s3().bucket + "/public/products.lance?download=QUERYSECRET42";
+  const std::vector<std::string> anon = {"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY="};
+  auto take = run_s3({"take", url, "--rows", "5000"}, anon);
+  CHECK(take.exit_code == 2);
+  CHECK_THAT(take.err, Catch::Contains("out of range") && !Catch::Contains("QUERYSECRET42"));
+  auto verify = run_s3({"verify", url, "--json"}, anon);
+  INFO(verify.err);
+  CHECK(verify.exit_code == 0);
+  CHECK_THAT(verify.out, !Catch::Contains("QUERYSECRET42"));
+}
+
+TEST_CASE("s3: a bucket without a key is a usage error", "[s3]") {
+  auto r = run_s3({"count", "s3://" + s3().bucket});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("names a bucket"));
+}
