@@ -310,7 +310,10 @@ TEST_CASE("A _versions/ full of garbage names reads the real versions", "[corrup
       else REQUIRE(mkfifo(p.c_str(), 0600) == 0);  // a reader that opens it must not block forever
       const std::string label = fmt::format("{} ({})", b.name, b.what);
       const CliResult r = check_run({"scan", ds.string(), "-f", "jsonl"}, label);
-      CHECK(r.exit_code != 0);
+      // A directory is not a manifest (the listing skips it, as an object store's would):
+      // the real latest version is read. Everything else named like a manifest is an error.
+      if (what == "directory") CHECK(r.exit_code == 0);
+      else CHECK(r.exit_code != 0);
       check_run({"count", ds.string()}, label);
       check_run({"inspect", "versions", ds.string()}, label);
       const CliResult r1 = check_run({"scan", ds.string(), "--version", "1", "-f", "jsonl"}, label + ", v1");
