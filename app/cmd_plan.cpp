@@ -23,6 +23,16 @@ namespace lance::app {
 
 namespace {
 
+/// `text` as one shell word: unchanged when it holds only safe characters, else in single quotes.
+std::string shell_quoted(const std::string& text) {
+  const bool safe = !text.empty() && text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                            "0123456789_-./:@%+=,") == std::string::npos;
+  if (safe) return text;
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 constexpr const char* kDefaultShardBytes = "128MiB";
 
 struct PlanArgs {
@@ -59,7 +69,8 @@ std::string plan_text(const dataset::Dataset& ds, const std::vector<dataset::Sha
   for (const auto& row : table)
     s += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:>{}}\n", row[0], width[0], row[1], width[1], row[2], width[2], row[3],
                      width[3]);
-  s += fmt::format("Scan shard k: lance-cli scan {} --version {} --fragments <its fragments>\n", ds.path(), ds.version());
+  s += fmt::format("Scan shard k: lance-cli scan {} --version {} --fragments <its fragments>\n", shell_quoted(ds.path()),
+                   ds.version());
   return s;
 }
 

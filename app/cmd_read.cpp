@@ -106,6 +106,7 @@ std::vector<uint64_t> parse_rows(const std::string& text) {
       if (dash == std::string_view::npos) {
         rows.push_back(num(item));
       } else {
+        if (dash == 0) throw_usage("bad row number '{}' in --rows (row numbers are not negative)", item);
         uint64_t a = num(item.substr(0, dash)), b = num(item.substr(dash + 1));
         if (b < a) throw_usage("bad row range '{}' in --rows (end before start)", item);
         if (b - a >= (uint64_t{1} << 32)) throw_usage("row range '{}' is too large", item);

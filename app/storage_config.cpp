@@ -70,7 +70,9 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
                                     : read_section(config_file, profile == "default" ? "default" : "profile " + profile);
   auto creds = cred_file.empty() ? std::nullopt : read_section(cred_file, profile);
   if (explicit_profile && !config && !creds)
-    throw_usage("AWS_PROFILE={}: no such profile in {} or {}", profile, cred_file, config_file);
+    throw_usage("AWS_PROFILE={}: no such profile in {} or {}", profile,
+                cred_file.empty() ? "(no credentials file: HOME and AWS_SHARED_CREDENTIALS_FILE unset)" : cred_file,
+                config_file.empty() ? "(no config file: HOME and AWS_CONFIG_FILE unset)" : config_file);
   for (const auto* section : {&config, &creds}) {
     if (!*section) continue;
     for (const auto& [k, v] : **section) {

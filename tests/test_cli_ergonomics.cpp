@@ -394,3 +394,13 @@ TEST_CASE("too many I/O threads is a usage error, not a hang", "[cli][options]")
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("io_parallelism") && Catch::Contains("out of range"));
 }
+
+TEST_CASE("a negative row or fragment id is named in the message", "[cli]") {
+  const std::string ds = lance::testing::source_path("data/datasets/appends");
+  auto rows = run_cli({"take", ds, "--rows", "-1"});
+  CHECK(rows.exit_code == 2);
+  CHECK_THAT(rows.err, Catch::Contains("'-1'"));
+  auto frags = run_cli({"scan", ds, "--fragments", "-1"});
+  CHECK(frags.exit_code == 2);
+  CHECK_THAT(frags.err, Catch::Contains("'-1'"));
+}

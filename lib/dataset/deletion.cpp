@@ -74,8 +74,9 @@ DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment
   if (!fragment.deletion) return {};
   const DeletionFileRef& ref = *fragment.deletion;
   const std::string path = io::join_path(dataset_dir, ref.relative_path(fragment.id));
+  // The store's errors already name the path; the parse errors get it as context.
+  const Bytes data = store ? store->read_all(path) : io::store_for(path)->read_all(path);
   return with_context(io::display_location(path), [&] {
-    const Bytes data = store ? store->read_all(path) : io::store_for(path)->read_all(path);
     DeletionVector dv = ref.kind == DeletionFileRef::Kind::bitmap ? parse_deletion_bitmap(ByteView(data), fragment.physical_rows)
                                                                   : parse_deletion_arrow(ByteView(data), fragment.physical_rows);
     check_corrupt(ref.num_deleted_rows == 0 || ref.num_deleted_rows == dv.num_deleted(),

@@ -39,6 +39,7 @@ std::vector<IdRange> parse_id_ranges(std::string_view text, std::string_view opt
         const uint64_t id = number(item);
         out.push_back({id, id});
       } else {
+        if (dash == 0) throw_usage("bad fragment id '{}' in {} (fragment ids are not negative)", item, option);
         const uint64_t a = number(item.substr(0, dash)), b = number(item.substr(dash + 1));
         if (b < a) throw_usage("bad fragment range '{}' in {} (end before start)", item, option);
         out.push_back({a, b});
