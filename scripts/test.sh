@@ -37,7 +37,7 @@ fi
 # Not rerun: CLI plumbing (help, progress, colour, terminals, signals), output formatting,
 # inspect, node reading our IPC, and the limit/offset windows (the same pages again).
 ASAN_TESTS_A='[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
-ASAN_TESTS_B='[corrupt],[take][golden],scan equals Lance*'
+ASAN_TESTS_B='[corrupt]~[dataset],[take][golden],scan equals Lance*'  # the dataset corrupt sweep ([corrupt][dataset]) runs once, in A
 cd $B
 status=0
 ./lance_tests "$ASAN_TESTS_A" "$@" > asan-a.log 2>&1 & a=$!
