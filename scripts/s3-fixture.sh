@@ -38,13 +38,16 @@ pick_port() {  # a free port P with P+100 (the monitor's) free too
 }
 SECONDS=0
 started=0
-for attempt in 1 2 3; do  # a port taken meanwhile, a daemon that lost a race: try again elsewhere
+for attempt in 1 2 3 4 5; do  # a port taken meanwhile, a daemon that lost a race: try again elsewhere
   PORT=$(pick_port)
   if timeout 120 bash scripts/rgw-up.sh "$D/rgw" "$PORT" >"$D/rgw-up.log" 2>&1; then started=1; break; fi
   echo "s3-fixture: attempt $attempt: RGW did not start on port $PORT:" >&2
   cat "$D/rgw-up.log" >&2
   tail -n 3 "$D"/rgw/log/*.log >&2 2>/dev/null || true
   bash scripts/rgw-up.sh --stop "$D/rgw" || true
+  # Seen once on a loaded machine: three quick attempts in a row whose OSD came up with a
+  # zero fsid ("wrong fsid"); give the machine a moment before the next one.
+  sleep $((2 * attempt))
 done
 [ $started = 1 ] || unavailable "RGW did not start (log above)"
 EP=http://127.0.0.1:$PORT
