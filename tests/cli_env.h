@@ -37,6 +37,10 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// Writes `bytes` to `p`, replacing what was there. Throws std::runtime_error when the file
+/// cannot be written.
+void write_file(const std::filesystem::path& p, const std::string& bytes);
+
 /// Quotes `s` for sh.
 std::string shell_quote(const std::string& s);
 

@@ -19,6 +19,7 @@
 #include <optional>
 #include <random>
 
+#include "cli_env.h"
 #include "cli_runner.h"
 #include "corrupt_variants.h"
 
@@ -27,27 +28,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "lance-corrupt-ds-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-void write_file(const fs::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
 /// A fresh copy of data/datasets/<name> under `dir`.
 fs::path copy_dataset(const TempDir& dir, const std::string& name) {
-  const fs::path dst = dir.path / fs::path(name).filename();
+  const fs::path dst = dir.path() / fs::path(name).filename();
   fs::remove_all(dst);
   fs::copy(source_path("data/datasets/" + name), dst, fs::copy_options::recursive);
   return dst;
@@ -118,7 +101,7 @@ std::vector<Variant> manifest_variants(const std::string& original, uint64_t see
 }  // namespace
 
 TEST_CASE("Corrupt dataset manifests end with a typed error", "[corrupt][dataset]") {
-  TempDir dir;
+  TempDir dir("corrupt-ds");
   size_t runs = 0;
   const int flips = sanitizer_build() ? 4 : 8;
   struct Case {
@@ -150,7 +133,7 @@ TEST_CASE("Corrupt dataset manifests end with a typed error", "[corrupt][dataset
 }
 
 TEST_CASE("Corrupt deletion files end with a typed error", "[corrupt][dataset]") {
-  TempDir dir;
+  TempDir dir("corrupt-ds");
   size_t runs = 0;
   const int flips = sanitizer_build() ? 4 : 8;
   for (const char* name : {"appends", "bitmap", "know/history"}) {
@@ -178,7 +161,7 @@ TEST_CASE("Corrupt deletion files end with a typed error", "[corrupt][dataset]")
 }
 
 TEST_CASE("latest_version_hint.json is only a hint: damaged, it changes nothing", "[corrupt][dataset]") {
-  TempDir dir;
+  TempDir dir("corrupt-ds");
   const fs::path ds = copy_dataset(dir, "appends");
   const fs::path hint = ds / "_versions" / "latest_version_hint.json";
   REQUIRE(fs::exists(hint));
@@ -220,7 +203,7 @@ TEST_CASE("latest_version_hint.json is only a hint: damaged, it changes nothing"
 }
 
 TEST_CASE("A missing data or deletion file exits 1 naming it", "[corrupt][dataset]") {
-  TempDir dir;
+  TempDir dir("corrupt-ds");
   for (const char* name : {"appends", "evolution", "bitmap"}) {
     const fs::path src = copy_dataset(dir, name);
     std::vector<fs::path> files;
@@ -250,7 +233,7 @@ TEST_CASE("A missing data or deletion file exits 1 naming it", "[corrupt][datase
 }
 
 TEST_CASE("A _versions/ full of garbage names reads the real versions", "[corrupt][dataset]") {
-  TempDir dir;
+  TempDir dir("corrupt-ds");
   const fs::path ds = copy_dataset(dir, "appends");
   const fs::path vdir = ds / "_versions";
   const CliResult intact = run_cli({"scan", ds.string(), "-f", "jsonl"});

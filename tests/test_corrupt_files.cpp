@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 
+#include "cli_env.h"
 #include "cli_runner.h"
 #include "corrupt_variants.h"
 #include "format/file_reader.h"
@@ -18,25 +19,6 @@ using namespace lance::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A fresh directory under the system temp dir, removed at scope exit.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "lance-corrupt-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-void write_file(const fs::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 RunLimits limits() {
   RunLimits l;
@@ -71,7 +53,7 @@ void check_run(const std::vector<std::string>& args, const std::string& label, c
 /// Runs every variant of each fixture (paths under data/fixtures): scan all columns, and
 /// take three rows.
 void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, int data_flips) {
-  TempDir dir;
+  TempDir dir("corrupt");
   size_t runs = 0;
   for (const auto& name : fixtures) {
     const std::string src = source_path("data/fixtures/" + name);
@@ -84,7 +66,7 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
     for (size_t i = 0; i < variants.size(); ++i) {
       if (sanitizer_build() && i % 4 >= 2 && i < 40) continue;  // half of the structural ones
       const auto& v = variants[i];
-      const fs::path p = dir.path / fmt::format("v{}-{}", i, name);
+      const fs::path p = dir.path() / fmt::format("v{}-{}", i, name);
       write_file(p, v.bytes);
       const std::string label = name + ": " + v.name;
       check_run({"scan", p.string(), "-f", "jsonl"}, label, p.filename().string(), false);
@@ -130,9 +112,9 @@ TEST_CASE("Corrupt 2.3 files end with a typed error", "[corrupt][v2_3]") {
 
 TEST_CASE("A dataset with corrupt manifests, deletion files or data files ends with a typed error",
           "[corrupt][dataset]") {
-  TempDir dir;
+  TempDir dir("corrupt");
   const fs::path src = source_path("data/datasets/bitmap");
-  const fs::path ds = dir.path / "bitmap";
+  const fs::path ds = dir.path() / "bitmap";
   fs::copy(src, ds, fs::copy_options::recursive);
   std::vector<fs::path> targets;
   for (const auto& sub : {"_versions", "_deletions", "data"})

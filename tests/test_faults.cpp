@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "cli_env.h"
 #include "cli_runner.h"
 #include "common/error.h"
 #include "io/file.h"
@@ -23,19 +24,6 @@ namespace fs = std::filesystem;
 extern char** environ;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "lance-faults-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 /// Starts lance-cli with stdout into a pipe nobody reads (so a large scan blocks in
 /// write), sends `sig` after `delay_ms`, and returns the wait status (-1: still running
@@ -96,10 +84,10 @@ TEST_CASE("SIGTERM and SIGINT stop a scan blocked on its output: exit 143 / 130"
 }
 
 TEST_CASE("A signal during a scan to -o FILE leaves no partial file", "[faults][signals]") {
-  TempDir dir;
+  TempDir dir("faults");
   const std::string file = source_path("data/fixtures/strings-v2.3.lance");
   for (int delay : {10, 30, 60, 120}) {
-    const fs::path outp = dir.path / "out.json";
+    const fs::path outp = dir.path() / "out.json";
     int st = status_after_signal({"scan", file, "-f", "json", "-o", outp.string()}, SIGTERM, delay, false);
     REQUIRE(st != -1);
     INFO("delay " << delay << " ms, status " << st);
@@ -111,13 +99,13 @@ TEST_CASE("A signal during a scan to -o FILE leaves no partial file", "[faults][
     } else {
       CHECK(WEXITSTATUS(st) == 143);
     }
-    CHECK(fs::is_empty(dir.path));  // no temporary file left behind
+    CHECK(fs::is_empty(dir.path()));  // no temporary file left behind
   }
 }
 
 TEST_CASE("A full disk on -o FILE exits 1 naming the file and removes the partial output", "[faults][io]") {
-  TempDir dir;
-  const fs::path outp = dir.path / "out.csv";
+  TempDir dir("faults");
+  const fs::path outp = dir.path() / "out.csv";
   // RLIMIT_FSIZE makes writes past 4 KiB fail (EFBIG), like ENOSPC on a full disk.
   int err_pipe[2];
   REQUIRE(pipe(err_pipe) == 0);
@@ -147,13 +135,13 @@ TEST_CASE("A full disk on -o FILE exits 1 naming the file and removes the partia
   CHECK(WEXITSTATUS(st) == 1);
   CHECK(err.find(outp.string()) != std::string::npos);
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
-  CHECK(fs::is_empty(dir.path));
+  CHECK(fs::is_empty(dir.path()));
 }
 
 TEST_CASE("I/O errors exit 1 naming the path", "[faults][io]") {
-  TempDir dir;
+  TempDir dir("faults");
   SECTION("a file that does not exist") {
-    const std::string p = (dir.path / "nope.lance").string();
+    const std::string p = (dir.path() / "nope.lance").string();
     auto r = run_cli({"scan", p});
     CHECK(r.exit_code == 1);
     CHECK(r.err.find(p) != std::string::npos);
@@ -163,7 +151,7 @@ TEST_CASE("I/O errors exit 1 naming the path", "[faults][io]") {
       WARN("running as root: permissions do not apply, not tested");
       return;
     }
-    const fs::path p = dir.path / "secret.lance";
+    const fs::path p = dir.path() / "secret.lance";
     fs::copy_file(source_path("data/fixtures/ints-v2.2.lance"), p);
     fs::permissions(p, fs::perms::none);
     auto r = run_cli({"scan", p.string()});
@@ -171,13 +159,13 @@ TEST_CASE("I/O errors exit 1 naming the path", "[faults][io]") {
     CHECK(r.err.find(p.string()) != std::string::npos);
   }
   SECTION("a directory where a file is expected") {
-    auto r = run_cli({"inspect", "pages", dir.path.string()});
+    auto r = run_cli({"inspect", "pages", dir.path().string()});
     CHECK(r.exit_code != 0);
     CHECK(r.exit_code != 4);
-    CHECK(r.err.find(dir.path.string()) != std::string::npos);
+    CHECK(r.err.find(dir.path().string()) != std::string::npos);
   }
   SECTION("a data file of a dataset that vanished") {
-    const fs::path ds = dir.path / "appends";
+    const fs::path ds = dir.path() / "appends";
     fs::copy(source_path("data/datasets/appends"), ds, fs::copy_options::recursive);
     fs::path victim;
     for (const auto& e : fs::directory_iterator(ds / "data")) victim = e.path();
@@ -240,8 +228,8 @@ TEST_CASE("Bad arguments exit 2 with a one-line hint", "[faults][usage]") {
 }
 
 TEST_CASE("A file that shrinks while open gives an I/O error naming it", "[faults][io]") {
-  TempDir dir;
-  const fs::path p = dir.path / "shrinks.lance";
+  TempDir dir("faults");
+  const fs::path p = dir.path() / "shrinks.lance";
   fs::copy_file(source_path("data/fixtures/ints-v2.2.lance"), p);
   auto file = lance::io::LocalFile::open(p.string());
   const uint64_t size = file->size();

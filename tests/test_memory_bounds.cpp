@@ -20,6 +20,7 @@
 #include <fstream>
 #include <functional>
 
+#include "cli_env.h"
 #include "cli_runner.h"
 #include "common/bytes.h"
 #include "format/file_reader.h"
@@ -65,10 +66,6 @@ ShellResult run_bounded(const std::vector<std::string>& args) {
 }
 
 std::string bytes_text(const lance::Bytes& b) { return std::string(b.begin(), b.end()); }
-
-void write_file(const fs::path& p, const std::string& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 /// A 2.x data file with its file descriptor (global buffer 0: schema and row count) and its
 /// column metadata (pages: row counts, buffers, layouts) rewritten: the data pages and other
@@ -140,19 +137,6 @@ void set_miniblock_items(::lance::file::v2::ColumnMetadata::Page& page, uint64_t
   enc->set_encoding(any.SerializeAsString());
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "lance-membound-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
 /// The run must stop with exit 4 and one error line that names the file.
 void require_corrupt(const std::vector<std::string>& args, const std::string& file_name, const std::string& label) {
   const ShellResult r = run_bounded(args);
@@ -207,7 +191,7 @@ TEST_CASE("a page that claims 2^40 rows is corrupt before anything is allocated"
   // protobufs are rewritten (rewrite_file): descriptor length and page lengths, each in the
   // variants below, to 2^40 — a claim no 41 KiB file can back.
   const lance::Bytes original = read_bytes(source_path("data/fixtures/ints-v2.1.lance"));
-  TempDir dir;
+  TempDir dir("membound");
   struct Variant {
     const char* name;
     bool descriptor;  ///< the file descriptor claims 2^40 rows too (pages and file agree)
@@ -223,7 +207,7 @@ TEST_CASE("a page that claims 2^40 rows is corrupt before anything is allocated"
           if (v.items) set_miniblock_items(*meta.mutable_pages(0), k2e40);
         });
     const std::string name = fmt::format("rows-2e40-{}.lance", v.name);
-    const fs::path p = dir.path / name;
+    const fs::path p = dir.path() / name;
     write_file(p, bytes_text(bytes));
     require_corrupt({"scan", p.string(), "-f", "null"}, name, v.name);
     require_corrupt({"scan", p.string(), "-f", "jsonl", "-n", "5"}, name, v.name);
@@ -231,13 +215,13 @@ TEST_CASE("a page that claims 2^40 rows is corrupt before anything is allocated"
   }
   // Control: the same rewrite with the true row count reads.
   const lance::Bytes same = rewrite_file(original, [](auto&) {}, [](uint32_t, auto&) {});
-  write_file(dir.path / "same.lance", bytes_text(same));
-  CHECK(run_bounded({"scan", (dir.path / "same.lance").string(), "-f", "null"}).exit_code == 0);
+  write_file(dir.path() / "same.lance", bytes_text(same));
+  CHECK(run_bounded({"scan", (dir.path() / "same.lance").string(), "-f", "null"}).exit_code == 0);
 }
 
 TEST_CASE("a string that claims 2^40 bytes is corrupt before anything is allocated", "[memory][ulimit]") {
   if (sanitizer_build()) return;
-  TempDir dir;
+  TempDir dir("membound");
   SECTION("2.0 Binary: an end offset of 2^40") {
     // data/fixtures/v20_strings-v2.0.lance column 0 (s_unique), page 0: Binary(indices:
     // Nullable(no_nulls) › Flat(64), bytes). Buffer 0 holds the u64 end offset of each string;
@@ -247,7 +231,7 @@ TEST_CASE("a string that claims 2^40 bytes is corrupt before anything is allocat
     lance::Bytes bytes = read_bytes(src);
     const uint64_t at = file->columns().at(0).pages.at(0).buffers.at(0).offset;
     std::memcpy(bytes.data() + at, &k2e40, 8);
-    const fs::path p = dir.path / "string-2e40-v2.0.lance";
+    const fs::path p = dir.path() / "string-2e40-v2.0.lance";
     write_file(p, bytes_text(bytes));
     require_corrupt({"scan", p.string(), "-c", "s_unique", "-f", "null"}, p.filename().string(), "2.0 offset");
     require_corrupt({"take", p.string(), "-c", "s_unique", "--rows", "0"}, p.filename().string(), "2.0 offset");
@@ -264,7 +248,7 @@ TEST_CASE("a string that claims 2^40 bytes is corrupt before anything is allocat
     const uint64_t row0 = page.buffers.at(1).offset + 8;
     REQUIRE(lance::ByteView(bytes).read<uint64_t>(row0 + 8) > 0);
     std::memcpy(bytes.data() + row0 + 8, &k2e40, 8);
-    const fs::path p = dir.path / "blob-2e40-v2.1.lance";
+    const fs::path p = dir.path() / "blob-2e40-v2.1.lance";
     write_file(p, bytes_text(bytes));
     require_corrupt({"scan", p.string(), "-f", "null"}, p.filename().string(), "blob size");
     require_corrupt({"take", p.string(), "--rows", "0"}, p.filename().string(), "blob size");

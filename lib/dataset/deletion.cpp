@@ -75,7 +75,7 @@ DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment
   const DeletionFileRef& ref = *fragment.deletion;
   const std::string path = io::join_path(dataset_dir, ref.relative_path(fragment.id));
   // The store's errors already name the path; the parse errors get it as context.
-  const Bytes data = store ? store->read_all(path) : io::store_for(path)->read_all(path);
+  const Bytes data = io::store_or_default(store, path)->read_all(path);
   return with_context(io::display_location(path), [&] {
     DeletionVector dv = ref.kind == DeletionFileRef::Kind::bitmap ? parse_deletion_bitmap(ByteView(data), fragment.physical_rows)
                                                                   : parse_deletion_arrow(ByteView(data), fragment.physical_rows);

@@ -61,12 +61,6 @@ void check_relative_path(const std::string& p, const char* what) {
   for (const auto& part : path) check_corrupt(part != "..", "{} path '{}' leaves the dataset directory", what, p);
 }
 
-/// `store`, or the store of `path` when null.
-std::shared_ptr<const io::ObjectStore> store_or(const io::ObjectStore* store, const std::string& path) {
-  if (store) return std::shared_ptr<const io::ObjectStore>(std::shared_ptr<const io::ObjectStore>{}, store);
-  return io::store_for(path);
-}
-
 }  // namespace
 
 std::optional<ManifestLocation> parse_manifest_name(const std::string& filename) {
@@ -93,7 +87,7 @@ std::string manifest_file_name(uint64_t version, ManifestNaming naming) {
 }
 
 std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, const io::ObjectStore* store) {
-  const auto st = store_or(store, dataset_dir);
+  const auto st = io::store_or_default(store, dataset_dir);
   const std::string dir = io::join_path(dataset_dir, std::string(kVersionsDir));
   const std::vector<io::ListEntry> entries = st->list(dir);
   std::vector<ManifestLocation> out;
@@ -135,7 +129,7 @@ std::optional<uint64_t> read_version_hint(const std::string& dataset_dir, const 
 
 ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uint64_t> version,
                                const io::ObjectStore* store) {
-  const auto st = store_or(store, dataset_dir);
+  const auto st = io::store_or_default(store, dataset_dir);
   const auto all = list_manifests(dataset_dir, st.get());
   if (all.empty())
     throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dataset_dir, kVersionsDir);
@@ -246,7 +240,7 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
 }
 
 Manifest read_manifest(const std::string& path, const io::ObjectStore* store) {
-  Bytes data = store_or(store, path)->read_all(path);
+  Bytes data = io::store_or_default(store, path)->read_all(path);
   return parse_manifest(ByteView(data), path);
 }
 

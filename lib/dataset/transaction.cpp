@@ -75,11 +75,6 @@ std::pair<std::string, std::string> describe(const Txn& t) {
   }
 }
 
-std::shared_ptr<const io::ObjectStore> store_or(const io::ObjectStore* store, const std::string& path) {
-  if (store) return std::shared_ptr<const io::ObjectStore>(std::shared_ptr<const io::ObjectStore>{}, store);
-  return io::store_for(path);
-}
-
 }  // namespace
 
 TransactionInfo parse_transaction(ByteView bytes, const std::string& name) {
@@ -108,14 +103,14 @@ std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, 
                 manifest.path, name);
   const std::string rel = io::join_path(std::string(kTransactionsDir), name);
   const std::string path = io::join_path(dataset_dir, rel);
-  const Bytes bytes = store_or(store, dataset_dir)->read_all(path);
+  const Bytes bytes = io::store_or_default(store, dataset_dir)->read_all(path);
   auto info = parse_transaction(ByteView(bytes), path);
   info.source = rel;
   return info;
 }
 
 std::vector<Tag> list_tags(const std::string& dataset_dir, const io::ObjectStore* store) {
-  const auto st = store_or(store, dataset_dir);
+  const auto st = io::store_or_default(store, dataset_dir);
   const std::string dir = io::join_path(dataset_dir, std::string(kTagsDir));
   if (!st->is_directory(dir)) return {};
   std::vector<Tag> out;

@@ -86,6 +86,11 @@ std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOpt
 
 std::shared_ptr<ObjectStore> store_for(const std::string& path) { return store_for(path, StorageOptions{}); }
 
+std::shared_ptr<const ObjectStore> store_or_default(const ObjectStore* store, const std::string& path) {
+  if (store) return std::shared_ptr<const ObjectStore>(std::shared_ptr<const ObjectStore>{}, store);
+  return store_for(path);
+}
+
 std::shared_ptr<RandomAccessFile> open_file(const std::string& path) { return store_for(path)->open(path); }
 
 }  // namespace lance::io

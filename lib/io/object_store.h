@@ -86,6 +86,10 @@ std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOpt
 /// Same, with default StorageOptions (AWS, credentials unset: unsigned requests).
 std::shared_ptr<ObjectStore> store_for(const std::string& path);
 
+/// `store` itself when given (not owned: the caller keeps it alive), else `store_for(path)` with
+/// default options. For functions that take an optional store so that local callers need none.
+std::shared_ptr<const ObjectStore> store_or_default(const ObjectStore* store, const std::string& path);
+
 /// Opens one file through its store (default options).
 std::shared_ptr<RandomAccessFile> open_file(const std::string& path);
 
