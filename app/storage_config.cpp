@@ -87,9 +87,9 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
   // 2. Environment variables.
   const auto key = get("AWS_ACCESS_KEY_ID");
   const auto secret = get("AWS_SECRET_ACCESS_KEY");
-  if (key && secret) {
-    o.access_key_id = *key;
-    o.secret_access_key = *secret;
+  if (key || secret) {  // half a pair in the environment is an error (S3Store), not a fallback to the profile
+    o.access_key_id = key.value_or("");
+    o.secret_access_key = secret.value_or("");
     o.session_token = get("AWS_SESSION_TOKEN").value_or("");
   }
   if (auto r = get("AWS_DEFAULT_REGION")) o.region = *r;

@@ -168,6 +168,11 @@ class S3Store final : public HttpStoreBase {
                   display_location(endpoint_));
     if (endpoint_.rfind("http://", 0) != 0 && endpoint_.rfind("https://", 0) != 0)
       throw_usage("the S3 endpoint '{}' must start with http:// or https://", display_location(endpoint_));
+    if (!options.skip_signature && options.access_key_id.empty() != options.secret_access_key.empty())
+      throw_usage("incomplete AWS credentials: aws_{} is set but aws_{} is not (from AWS_ACCESS_KEY_ID / "
+                  "AWS_SECRET_ACCESS_KEY, the AWS profile or --storage-option)",
+                  options.access_key_id.empty() ? "secret_access_key" : "access_key_id",
+                  options.access_key_id.empty() ? "access_key_id" : "secret_access_key");
     if (!options.has_credentials() && !options.skip_signature)
       spdlog::debug("no AWS credentials configured: S3 requests are unsigned");
   }

@@ -58,6 +58,30 @@ TEST_CASE("s3: credentials, region and endpoint from an AWS profile (AWS_PROFILE
   CHECK_THAT(bad.err, Catch::Contains("AWS_PROFILE=nope"));
 }
 
+TEST_CASE("s3: half a credential pair is a usage error, never a silent unsigned request", "[s3]") {
+  TempDir dir("lance-s3-halfcred");
+  {
+    std::ofstream c(dir.file("credentials"));
+    c << "[lc]\naws_access_key_id = " << s3().key << "\n";
+  }
+  const std::vector<std::string> profile_env = {"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY=", "AWS_PROFILE=lc",
+                                                "AWS_SHARED_CREDENTIALS_FILE=" + dir.file("credentials"),
+                                                "AWS_CONFIG_FILE=" + dir.file("none")};
+  auto r = run_s3({"count", s3_uri("data/sample/products.lance")}, profile_env);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("aws_secret_access_key is not"));
+  CHECK_THAT(r.err, !Catch::Contains(s3().key));
+  std::vector<std::string> key_only = s3_env();
+  for (auto& e : key_only)
+    if (e.rfind("AWS_SECRET_ACCESS_KEY=", 0) == 0) e = "AWS_SECRET_ACCESS_KEY=";
+  auto env_only = run_s3({"count", s3_uri("data/sample/products.lance")}, key_only);
+  CHECK(env_only.exit_code == 2);
+  CHECK_THAT(env_only.err, Catch::Contains("incomplete AWS credentials"));
+  // Local paths never need credentials, complete or not.
+  auto local = run_s3({"count", source_path("data/sample/products.lance")}, key_only);
+  CHECK(local.exit_code == 0);
+}
+
 TEST_CASE("s3: a URL's query string stays out of every message and report (take, verify)", "[s3][http]") {
   const std::string url = s3().endpoint + "/" + s3().bucket + "/public/products.lance?download=QUERYSECRET42";
   const std::vector<std::string> anon = {"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY="};
