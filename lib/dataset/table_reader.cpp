@@ -56,7 +56,20 @@ class FileTableReader final : public TableReader {
 }  // namespace
 
 bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
-  return store.is_directory(io::join_path(path, std::string(kVersionsDir))) && (store.remote() || store.is_directory(path));
+  const std::string versions = io::join_path(path, std::string(kVersionsDir));
+  try {
+    return store.is_directory(versions) && (store.remote() || store.is_directory(path));
+  } catch (const Error& e) {
+    // The listing of <path>/_versions/ is only how a dataset is recognised: a failure (an
+    // unreachable endpoint, a 403) names the path the caller gave, which may be a single file.
+    std::string message = e.what();
+    for (std::string from : {versions + "/", versions}) {
+      from = io::display_location(from);
+      for (size_t at; (at = message.find(from)) != std::string::npos;)
+        message.replace(at, from.size(), io::display_location(path));
+    }
+    throw Error(e.kind(), message);
+  }
 }
 
 bool is_dataset_dir(const std::string& path) { return is_dataset_dir(path, io::LocalStore()); }

@@ -110,6 +110,11 @@ TEST_CASE("s3: 404, 403 and an unreachable endpoint exit 1 naming the URI; secre
     CHECK(r.exit_code == 1);
     CHECK(seconds_since(t0) < 10);
     CHECK_THAT(r.err, Catch::Contains(s3_uri("data/sample/products.lance")) && Catch::Contains("connect"));
+    // The dataset check's listing of _versions/ is not what the user asked for.
+    CHECK_THAT(r.err, !Catch::Contains("_versions"));
+    auto file = run_s3({"scan", s3_uri("data/fixtures/no-such-file.lance")}, s3_env("http://127.0.0.1:9"));
+    CHECK(file.exit_code == 1);
+    CHECK_THAT(file.err, Catch::Contains(s3_uri("data/fixtures/no-such-file.lance:")) && !Catch::Contains("_versions"));
   }
   SECTION("an http endpoint without allow_http is a usage error") {
     auto env = s3_env();
