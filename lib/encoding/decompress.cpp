@@ -392,6 +392,13 @@ DataBlock decode_fixed_per_value(const pb::CompressiveEncoding& enc, DataBlock z
       reject_buffer_compression(enc.flat().has_data(), enc.flat().data(), "Flat");
       check_corrupt(zipped.bits_per_value == bits, "Flat({}) full-zip values arrived as {}-bit values", bits,
                     zipped.bits_per_value);
+      if (bits % 8 == 0 && zipped.data.size() == checked_value_bytes(zipped.num_values, bits, "Flat values")) {
+        DataBlock block;  // the gathered bytes are the values: no copy
+        block.num_values = zipped.num_values;
+        block.bits_per_value = bits;
+        block.data = std::move(zipped.data);
+        return block;
+      }
       return decode_flat(ByteView(zipped.data), bits, zipped.num_values);
     }
     case Case::kFixedSizeList: {
@@ -399,7 +406,7 @@ DataBlock decode_fixed_per_value(const pb::CompressiveEncoding& enc, DataBlock z
       check_corrupt(zipped.bits_per_value == layout.zipped_bits_per_row(),
                     "FixedSizeList full-zip values are {} bits, the encoding implies {}", zipped.bits_per_value,
                     layout.zipped_bits_per_row());
-      return unzip_fsl_per_value(layout, ByteView(zipped.data), zipped.num_values);
+      return unzip_fsl_per_value(layout, std::move(zipped.data), zipped.num_values);
     }
     case Case::kConstant:
       return expand_constant(constant_scalar(enc.constant()), zipped.num_values);

@@ -74,6 +74,18 @@ DataBlock decode_fsl_miniblock(const FslLayout& layout, std::span<const ByteView
   return block;
 }
 
+DataBlock unzip_fsl_per_value(const FslLayout& layout, Bytes&& zipped, uint64_t num_rows) {
+  if (layout.validity_layers() != 0 || layout.zipped_bits_per_row() % 8 != 0)
+    return unzip_fsl_per_value(layout, ByteView(zipped), num_rows);
+  const uint64_t total = checked_mul(num_rows, layout.zipped_bits_per_row() / 8, "FixedSizeList values");
+  check_corrupt(zipped.size() >= total, "FixedSizeList: {} values of {} bytes need {} bytes, got {}", num_rows,
+                layout.zipped_bits_per_row() / 8, total, zipped.size());
+  DataBlock block = empty_fsl_block(layout, num_rows);
+  zipped.resize(total);
+  block.data = std::move(zipped);
+  return block;
+}
+
 DataBlock unzip_fsl_per_value(const FslLayout& layout, ByteView zipped, uint64_t num_rows) {
   const uint64_t row_bits = layout.zipped_bits_per_row();
   check_corrupt(row_bits % 8 == 0, "FixedSizeList value of {} bits is not a whole number of bytes", row_bits);

@@ -36,6 +36,8 @@ DataBlock decode_fsl_miniblock(const FslLayout& layout, std::span<const ByteView
 /// Full-zip values: each of the `num_rows` rows is `zipped_bits_per_row()/8` bytes
 /// (validity bytes of each validity layer, outer first, then the items).
 DataBlock unzip_fsl_per_value(const FslLayout& layout, ByteView zipped, uint64_t num_rows);
+/// Same, taking the bytes: without validity bitmaps they become the items as they are (no copy).
+DataBlock unzip_fsl_per_value(const FslLayout& layout, Bytes&& zipped, uint64_t num_rows);
 
 /// Block context (only layouts without validity): the flattened items.
 DataBlock decode_fsl_block(const FslLayout& layout, ByteView buffer, uint64_t num_rows);

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "encoding/decompress.h"
+#include "encoding/sizes.h"
 #include "structural/constant.h"
 
 namespace lance::structural {
@@ -124,7 +125,7 @@ class FullZipDecoder final : public PageDecoder {
       LeafData part;
       part.layers = layers_;
       part.num_rows = rows[i].size();
-      unzip(parts[i], rows[i].size(), part);
+      unzip(std::move(parts[i]), rows[i].size(), part);
       append_leaf(out, std::move(part));
     }
     return out;
@@ -151,7 +152,8 @@ class FullZipDecoder final : public PageDecoder {
     return !(rows.size() == 1 && rows[0].begin == 0 && rows[0].end == ctx_.page->num_rows);
   }
 
-  void unzip(ByteView bytes, uint64_t num_rows, LeafData& out) const {
+  /// The values (and levels) of `num_rows` rows from their zipped bytes `part`.
+  void unzip(Bytes&& part, uint64_t num_rows, LeafData& out) const {
     const uint32_t bits_def = layout_.bits_def();
     const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
     const uint16_t top = static_cast<uint16_t>(max_rep_);
@@ -161,8 +163,19 @@ class FullZipDecoder final : public PageDecoder {
     zipped.bits_per_offset = variable_ ? 64 : 0;
     if (variable_) append_le<uint64_t>(zipped.offsets, 0);
 
-    uint64_t pos = 0, rows_seen = 0;
     const bool has_levels = cw_bytes_ > 0;
+    if (!has_levels && !variable_) {
+      // No control words: the zipped bytes are the values, one after another. They are handed
+      // on as they are, not copied value by value.
+      check_corrupt(value_bytes > 0 && part.size() == encoding::checked_mul(num_rows, value_bytes, "full-zip values"),
+                    "full-zip data of {} bytes for {} rows of {} bytes", part.size(), num_rows, value_bytes);
+      zipped.data = std::move(part);
+      zipped.num_values = num_rows;
+      finish_values(std::move(zipped), out);
+      return;
+    }
+    const ByteView bytes(part);
+    uint64_t pos = 0, rows_seen = 0;
     while (pos < bytes.size()) {
       uint16_t rep = 0, def = 0;
       if (has_levels) {
@@ -196,6 +209,12 @@ class FullZipDecoder final : public PageDecoder {
     }
     check_corrupt(rows_seen == num_rows, "full-zip data holds {} rows, expected {}", rows_seen, num_rows);
     check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
+    finish_values(std::move(zipped), out);
+  }
+
+  /// Decompresses the gathered values into `out.values` (zero-filled slots for a page
+  /// without values).
+  void finish_values(DataBlock&& zipped, LeafData& out) const {
     out.values = variable_ ? encoding::decode_variable_per_value(layout_.value_compression(), std::move(zipped))
                            : encoding::decode_fixed_per_value(layout_.value_compression(), std::move(zipped));
     if (out.values.all_null) {
@@ -203,7 +222,7 @@ class FullZipDecoder final : public PageDecoder {
       // shape; the def levels make them null, and none may claim a value.
       for (uint16_t d : out.def)
         check_corrupt(d > 0, "full-zip page without values (empty Constant) has a valid item");
-      check_corrupt(bits_def > 0 || out.values.num_values == 0, "full-zip page without values has no definition levels");
+      check_corrupt(layout_.bits_def() > 0 || out.values.num_values == 0, "full-zip page without values has no definition levels");
       const uint64_t n = out.values.num_values;
       out.values = repeat_value(empty_block_for(*ctx_.leaf_type), nullptr, std::vector<bool>(n, false));
     }
