@@ -1,5 +1,6 @@
 #include "structural/fullzip.h"
 
+#include <cstring>
 #include <optional>
 
 #include "encoding/decompress.h"
@@ -121,6 +122,21 @@ class FullZipDecoder final : public PageDecoder {
     if (rows.empty()) return out;
     check_internal(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
                   rows.size());
+    if (cw_bytes_ == 0 && !variable_ && parts.size() > 1) {
+      // Without control words the rows' bytes are their values: one buffer for all ranges.
+      size_t total = 0;
+      uint64_t num_rows = 0;
+      for (size_t i = 0; i < parts.size(); ++i) total += parts[i].size(), num_rows += rows[i].size();
+      Bytes all(total);
+      size_t at = 0;
+      for (const auto& p : parts) {
+        if (!p.empty()) std::memcpy(all.data() + at, p.data(), p.size());
+        at += p.size();
+      }
+      out.num_rows = num_rows;
+      unzip(std::move(all), num_rows, out);
+      return out;
+    }
     for (size_t i = 0; i < rows.size(); ++i) {
       LeafData part;
       part.layers = layers_;
