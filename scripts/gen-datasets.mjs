@@ -36,7 +36,7 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-import { makeTable, renderTable, renderGoldens, typeName, Rng, sentence } from './gen-fixtures.mjs';
+import { makeTable, renderTable, renderGoldens, typeName, Rng, sentence, readVarint, pbFields } from './gen-fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const arrow = require('apache-arrow'); // same module instance as @lancedb/lancedb's (see gen-fixtures.mjs)
@@ -54,24 +54,6 @@ const F = (name, type, nullable = true) => new arrow.Field(name, type, nullable)
 // Minimal protobuf walking of manifests (for the index and for checks)
 // ---------------------------------------------------------------------------------------------
 
-function readVarint(b, p) {
-  let r = 0n, s = 0n;
-  for (;;) { const x = b[p.i++]; r |= BigInt(x & 0x7f) << s; s += 7n; if (!(x & 0x80)) return r; }
-}
-function pbFields(b) {
-  const p = { i: 0 }, out = [];
-  while (p.i < b.length) {
-    const key = Number(readVarint(b, p)), fn = key >> 3, wt = key & 7;
-    let v;
-    if (wt === 0) v = readVarint(b, p);
-    else if (wt === 2) { const l = Number(readVarint(b, p)); v = b.subarray(p.i, p.i + l); p.i += l; }
-    else if (wt === 1) { v = b.subarray(p.i, p.i + 8); p.i += 8; }
-    else if (wt === 5) { v = b.subarray(p.i, p.i + 4); p.i += 4; }
-    else throw new Error(`protobuf wire type ${wt}`);
-    out.push([fn, v]);
-  }
-  return out;
-}
 const get = (fields, n) => fields.find(([fn]) => fn === n)?.[1];
 const all = (fields, n) => fields.filter(([fn]) => fn === n).map(([, v]) => v);
 

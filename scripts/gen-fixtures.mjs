@@ -555,11 +555,11 @@ function makeTable(cols, numRows, batchRows = numRows) {
 // Minimal Lance file inspection: footer, schema (global buffer 0), page lengths per column
 // ---------------------------------------------------------------------------------------------
 
-function readVarint(b, p) {
+export function readVarint(b, p) {
   let r = 0n, s = 0n;
   for (;;) { const x = b[p.i++]; r |= BigInt(x & 0x7f) << s; s += 7n; if (!(x & 0x80)) return r; }
 }
-function pbFields(b) {
+export function pbFields(b) {
   const p = { i: 0 }, out = [];
   while (p.i < b.length) {
     const key = Number(readVarint(b, p)), fn = key >> 3, wt = key & 7;

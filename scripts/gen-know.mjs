@@ -30,7 +30,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-import { makeTable, Rng, sentence } from './gen-fixtures.mjs';
+import { makeTable, Rng, sentence, readVarint, pbFields } from './gen-fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const arrow = require('apache-arrow');
@@ -152,25 +152,7 @@ const TABLES = [
   },
 ];
 
-// Minimal protobuf walking, for the cross-check of operations only.
-function readVarint(b, p) {
-  let r = 0n, s = 0n;
-  for (;;) { const x = b[p.i++]; r |= BigInt(x & 0x7f) << s; s += 7n; if (!(x & 0x80)) return r; }
-}
-function pbFields(b) {
-  const p = { i: 0 }, out = [];
-  while (p.i < b.length) {
-    const key = Number(readVarint(b, p)), fn = key >> 3, wt = key & 7;
-    let v;
-    if (wt === 0) v = readVarint(b, p);
-    else if (wt === 2) { const l = Number(readVarint(b, p)); v = b.subarray(p.i, p.i + l); p.i += l; }
-    else if (wt === 1) { v = b.subarray(p.i, p.i + 8); p.i += 8; }
-    else if (wt === 5) { v = b.subarray(p.i, p.i + 4); p.i += 4; }
-    else throw new Error(`protobuf wire type ${wt}`);
-    out.push([fn, v]);
-  }
-  return out;
-}
+// Field numbers of the transaction operations (readVarint/pbFields walk the protobuf), for the cross-check.
 const OPERATION_FIELDS = { 100: 'Append', 101: 'Delete', 102: 'Overwrite', 103: 'CreateIndex', 104: 'Rewrite', 105: 'Merge',
   106: 'Restore', 107: 'ReserveFragments', 108: 'Update', 109: 'Project', 110: 'UpdateConfig' };
 const U64_MAX = 18446744073709551615n;
