@@ -104,6 +104,8 @@ struct DatasetRowReader::FragmentState {
   std::vector<std::optional<Source>> sources;  ///< per projected column; empty = all nulls
   std::vector<std::shared_ptr<format::FileReader>> files;  ///< per data file, open if needed
   std::vector<read::FileRowReader> readers;                ///< one per data file in use
+  std::vector<std::vector<size_t>> file_fields;            ///< per data file: its schema's field indices read
+  bool announced = false;                                  ///< a scan told the files what it will read
 };
 
 /// Reads submitted for one chunk of one fragment.
@@ -213,6 +215,7 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     stored[k] = &*it;
   }
   st->sources.resize(field_indices_.size());
+  st->file_fields = file_fields;
   for (size_t d = 0; d < frag.files.size(); ++d) {
     if (file_fields[d].empty()) continue;
     const size_t r = st->readers.size();
@@ -315,6 +318,25 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
+    if (!state->announced && dataset_->store().remote()) {
+      // Remote files fetch each page buffer the scan reads whole on first touch (io::RandomAccessFile::will_read).
+      state->announced = true;
+      for (size_t d = 0; d < state->files.size(); ++d) {
+        if (!state->files[d]) continue;
+        const format::FileReader& fr = *state->files[d];
+        std::vector<io::ByteRange> units;
+        for (size_t fi : state->file_fields[d]) {
+          if (fi >= fr.field_columns().size()) continue;
+          for (uint32_t c : fr.field_columns()[fi]) {
+            if (c >= fr.columns().size()) continue;
+            const auto& col = fr.columns()[c];
+            for (const auto& page : col.pages) units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+            units.insert(units.end(), col.buffers.begin(), col.buffers.end());
+          }
+        }
+        fr.io().file().will_read(units);
+      }
+    }
     pipe.add(frag, [this, state = std::move(state), lo, chunk_end]() -> read::ScanPipeline::Finish {
       auto pending = std::make_shared<std::unique_ptr<PendingChunk>>(start_chunk(state, lo, chunk_end));
       return [this, pending] { return finish_chunk(std::move(*pending)); };

@@ -74,8 +74,8 @@ class ObjectStore {
   /// largest request and parallelism (remote stores derive them from StorageOptions).
   virtual IoOptions tune(IoOptions base) const { return base; }
 
-  /// Remote stores: the largest file a read that needs all of it fetches in its opening GET
-  /// (the store's max_request_size); 0 for local files.
+  /// Remote stores: the largest file a read that needs all of it fetches when it opens the
+  /// file (in concurrent pieces); 0 for local files.
   virtual uint64_t whole_file_limit() const { return 0; }
   /// Remote stores: the coalescing gap (StorageOptions::effective_coalesce_gap); 0 for local files.
   virtual uint64_t coalesce_gap() const { return 0; }

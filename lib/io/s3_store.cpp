@@ -104,7 +104,13 @@ class HttpStoreBase : public ObjectStore {
     return read_now(url_of(path), display_location(path));
   }
 
-  uint64_t whole_file_limit() const override { return options_.effective_max_request_size(); }
+  /// Whole files up to 32 MiB (or the largest request, if larger) are fetched at once, in
+  /// concurrent pieces of half the largest request.
+  uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
+  uint64_t whole_file_part() const {
+    if (const char* e = std::getenv("LANCE_CLI_WHOLE_PART")) return std::strtoull(e, nullptr, 10);
+    return options_.effective_max_request_size() / 2;
+  }
   uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
@@ -139,7 +145,11 @@ class HttpStoreBase : public ObjectStore {
 
   // Prefetch threads call these: they must not touch the derived class (it may be going away).
   std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display, uint64_t tail = 0) const {
-    return RemoteFile::open(client_, url, display, std::max(tail, options_.effective_tail_read_size()));
+    // Units a scan announces are fetched whole up to the largest request.
+    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 16};
+    if (tail > options_.effective_tail_read_size())  // the whole file: in pieces, concurrently
+      return RemoteFile::open_whole(client_, url, display, tail, whole_file_part(), ahead);
+    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size(), ahead);
   }
 
   Bytes read_now(const std::string& url, const std::string& display) const {
