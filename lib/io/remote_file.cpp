@@ -137,8 +137,11 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
         const ByteRange& u = std::prev(it)->range;
         const size_t next = std::prev(it)->next;
         const uint64_t u_end = std::min(u.end(), tail_start_);
-        // Worth a window when the read is a strict part of the unit (a batch of a page).
-        if (end <= u_end && end - offset < u_end - u.offset) {
+        // Worth a window when the read is a strict part of the unit (a batch of a page), or
+        // all of a small one (batches of a one-chunk page read it again and again); a large
+        // unit read whole (a full-zip page) is read once and needs no copy.
+        constexpr uint64_t kSmallUnit = 1 << 20;
+        if (end <= u_end && (end - offset < u_end - u.offset || u_end - u.offset <= kSmallUnit)) {
           start = u_end - u.offset <= read_ahead_.bytes ? u.offset : offset;
           stop = std::min(u_end, start + read_ahead_.bytes);
           if (end <= stop) {
