@@ -144,7 +144,7 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
         if (end <= u_end && (end - offset < u_end - u.offset || u_end - u.offset <= kSmallUnit)) {
           start = u_end - u.offset <= read_ahead_.bytes ? u.offset : offset;
           stop = std::min(u_end, start + read_ahead_.bytes);
-          if (end <= stop) {
+          if (end <= stop && (stop - start > end - offset || end - offset <= kSmallUnit)) {  // else the window is the read
             data = promise.get_future().share();
             owner = true;
             add_window(start, stop, data);
