@@ -232,4 +232,5 @@ try {
 } finally {
   proc.kill('SIGTERM');
   fs.rmSync(COUNT, { force: true });
+  fs.rmSync(path.join(os.tmpdir(), `bench-s3-${process.pid}.err`), { force: true });
 }
