@@ -107,10 +107,7 @@ class HttpStoreBase : public ObjectStore {
   /// Whole files up to 32 MiB (or the largest request, if larger) are fetched at once, in
   /// concurrent pieces of half the largest request.
   uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
-  uint64_t whole_file_part() const {
-    if (const char* e = std::getenv("LANCE_CLI_WHOLE_PART")) return std::strtoull(e, nullptr, 10);
-    return options_.effective_max_request_size() / 2;
-  }
+  uint64_t whole_file_part() const { return options_.effective_max_request_size() / 2; }
   uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
