@@ -15,6 +15,17 @@ void tune_malloc(int argc, char** argv) {
   bool scan = false;
   for (int i = 1; i < argc; ++i) scan = scan || std::strcmp(argv[i], "scan") == 0 || std::strcmp(argv[i], "head") == 0;
   if (!scan) return;
+  // Behind a network the second exec (tens of ms on a loaded VM) is not won back: round trips
+  // dominate. The thresholds mallopt accepts keep most of the benefit.
+  bool remote = false;
+  for (int i = 1; i < argc; ++i)
+    remote = remote || std::strncmp(argv[i], "s3://", 5) == 0 || std::strncmp(argv[i], "http://", 7) == 0 ||
+             std::strncmp(argv[i], "https://", 8) == 0;
+  if (remote) {
+    ::mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    ::mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+    return;
+  }
   const char* setting = std::getenv("LANCE_CLI_MALLOC_TUNING");
   if (setting && std::strcmp(setting, "0") == 0) return;
   if (std::getenv("LANCE_CLI_REEXEC")) return;  // this is the re-executed process

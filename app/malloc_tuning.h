@@ -8,7 +8,8 @@ namespace lance::app {
 /// large blocks with transparent huge pages. Scans allocate a page's worth of buffers per
 /// batch; without this each allocation is a fresh mmap whose every 4 KiB page faults, which
 /// measured as over half of a text scan's time on a 2-core VM. Only for `scan` and `head`
-/// command lines. Call first thing in main.
+/// command lines, and not for s3:// or http(s):// paths (there only the mallopt thresholds
+/// are set: the exec costs more than it saves behind a network). Call first thing in main.
 ///
 /// Does nothing when LANCE_CLI_MALLOC_TUNING=0, when already re-executed (LANCE_CLI_REEXEC
 /// is set), or when exec fails (then only the thresholds mallopt accepts are set).

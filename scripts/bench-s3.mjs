@@ -1,11 +1,20 @@
-// lance-cli and Lance reading the same s3:// tables through the latency proxy (scripts/delayproxy.mjs,
-// +25 ms each way), one-shot (open + query), for the README's object-storage table.
+// lance-cli and Lance reading the same s3:// tables through a latency proxy (scripts/delayproxy.mjs,
+// +25 ms each way, counting the HTTP requests), one-shot (connect + open + query), for the README's
+// object-storage table.
 //
-//   node bench-s3.mjs RGW_ENDPOINT PROXY_ENDPOINT [--reps 3]
-// Writes (once) s3://lance/bench/{scalars,vectors}.lance with LanceDB through RGW_ENDPOINT, then times
-// scan and take of 2048 rows through PROXY_ENDPOINT. Credentials: RGW_ACCESS_KEY / RGW_SECRET_KEY.
+//   node bench-s3.mjs RGW_ENDPOINT [--reps 3] [--scale 0.1] [--only scalars,vectors]
+// Writes (once per scale) the README benchmark's datasets, scaled down (scripts/bench.mjs's generators:
+// text, vectors, scalars at --scale of their README row counts; nested at its full 8 x 3,000 rows),
+// with LanceDB straight into the store at s3://lance/bench-s<scale>/, then times the README workloads
+// (full scan, scan of one column, take of 2048 scattered / contiguous rows) through its own proxy.
+// Credentials: RGW_ACCESS_KEY / RGW_SECRET_KEY (the fixture's defaults otherwise).
+// Lance is timed in this process (connect, openTable, query().select().toArrow() / takeOffsets());
+// lance-cli as a whole process (-f null) under bash's `time` (forking this large Node process
+// directly would add its own cost to every run). Requests are the proxy's count for each run.
 import { createRequire } from 'node:module';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,76 +22,215 @@ const require = createRequire(import.meta.url);
 const arrow = require('apache-arrow');
 const lancedb = require('@lancedb/lancedb');
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.resolve(HERE, '..', 'build', 'lance-cli');
-const [rgw, proxy] = process.argv.slice(2);
-const reps = Number(process.argv[process.argv.indexOf('--reps') + 1] || 3) || 3;
+const CLI = process.env.LANCE_CLI_BIN || path.resolve(HERE, '..', 'build', 'lance-cli');
+const args = process.argv.slice(2);
+const rgw = args[0];
+if (!rgw || rgw.startsWith('--')) throw new Error('usage: node bench-s3.mjs RGW_ENDPOINT [--reps 3] [--scale 0.1] [--only a,b]');
+const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+const REPS = Number(opt('reps', '3'));
+const SCALE = Number(opt('scale', '0.1'));
+const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
+const DELAY_MS = 25;
 const KEY = process.env.RGW_ACCESS_KEY || 'LCKEY', SECRET = process.env.RGW_SECRET_KEY || 'LCSECRET';
 const opts = (ep) => ({ storageOptions: { aws_endpoint: ep, allow_http: 'true', aws_access_key_id: KEY, aws_secret_access_key: SECRET, aws_region: 'us-east-1' } });
+const DB = `s3://lance/bench-s${SCALE}`;
 
-function scalars(start, n) {
-  return arrow.tableFromArrays({
-    id: BigInt64Array.from({ length: n }, (_, i) => BigInt(start + i)),
-    x: Float64Array.from({ length: n }, (_, i) => Math.sin(start + i)),
-    k: Int32Array.from({ length: n }, (_, i) => (start + i) % 1000),
-    s: Array.from({ length: n }, (_, i) => `row-${(start + i) * 7919 % 100003}`),
-  });
+// --- the README benchmark's datasets (scripts/bench.mjs), scaled ------------------------------
+function mulberry32(a) {
+  return () => { a |= 0; a = (a + 0x6D2B79F5) | 0; let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
 }
-function vectors(start, n) {
-  const data = Float32Array.from({ length: n * 128 }, (_, i) => Math.cos(start * 128 + i));
-  const child = arrow.makeData({ type: new arrow.Float32(), length: n * 128, data });
-  const type = new arrow.FixedSizeList(128, new arrow.Field('item', new arrow.Float32(), true));
-  const vec = arrow.makeVector(arrow.makeData({ type, length: n, nullCount: 0, child }));
-  return new arrow.Table({ id: arrow.vectorFromArray(Array.from({ length: n }, (_, i) => start + i), new arrow.Int32()), vec });
+const WORDS = 'the of and to in is that for on with as by at from this be are was an or it not which have data lance file format column page chunk value row reader'.split(' ');
+function text(rng, len) {
+  let s = '';
+  while (s.length < len) s += WORDS[Math.floor(rng() * WORDS.length)] + (rng() < 0.1 ? '. ' : ' ');
+  return s.slice(0, len);
 }
-const TABLES = { scalars: { make: scalars, frags: 8, rows: 125000 }, vectors: { make: vectors, frags: 4, rows: 10000 } };
+function logNormal(rng, median, sigma) {
+  const u = Math.max(rng(), 1e-12), v = rng();
+  return Math.exp(Math.log(median) + sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
+}
+const F = (n, t, nullable = true) => new arrow.Field(n, t, nullable);
+function tableOf(cols) {
+  const schema = new arrow.Schema(Object.entries(cols).map(([k, [t]]) => F(k, t)));
+  const children = Object.values(cols).map(([t, v]) => arrow.vectorFromArray(v, t).data[0]);
+  const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: children[0].length, children });
+  return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+}
+const DATASETS = {
+  scalars: {
+    rows: Math.round(10000000 * SCALE), cols: ['id', 'small', 'big', 'x', 'flag', 'cat'], one: 'big',
+    make(rng, lo, hi) {
+      const n = hi - lo;
+      const cats = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu'];
+      return tableOf({
+        id: [new arrow.Int64(), BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i))],
+        small: [new arrow.Int32(), Int32Array.from({ length: n }, () => Math.floor(rng() * 1000))],
+        big: [new arrow.Int64(), BigInt64Array.from({ length: n }, () => BigInt(Math.floor(rng() * 2 ** 52)) - 2n ** 51n)],
+        x: [new arrow.Float64(), Float64Array.from({ length: n }, () => rng() * 1e6)],
+        flag: [new arrow.Bool(), Array.from({ length: n }, () => rng() < 0.5)],
+        cat: [new arrow.Utf8(), Array.from({ length: n }, () => cats[Math.floor(rng() * cats.length)])],
+      });
+    },
+  },
+  vectors: {
+    rows: Math.round(100000 * SCALE), cols: ['id', 'vector'], one: 'vector',
+    make(rng, lo, hi) {
+      const n = hi - lo, dim = 384;
+      const vals = Float32Array.from({ length: n * dim }, () => rng() * 2 - 1);
+      const type = new arrow.FixedSizeList(dim, F('item', new arrow.Float32(), true));
+      const fsl = arrow.makeData({ type, length: n, child: arrow.makeData({ type: new arrow.Float32(), length: n * dim, data: vals }) });
+      const ids = arrow.makeData({ type: new arrow.Int64(), length: n, data: BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i)) });
+      const schema = new arrow.Schema([F('id', new arrow.Int64()), F('vector', type)]);
+      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children: [ids, fsl] });
+      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+    },
+  },
+  text: {
+    rows: Math.round(110000 * SCALE), cols: ['id', 'url', 'text', 'language', 'score', 'token_count'], one: 'text',
+    make(rng, lo, hi) {
+      const n = hi - lo;
+      const lens = Array.from({ length: n }, () => Math.min(100000, Math.max(50, Math.round(logNormal(rng, 3000, 0.9)))));
+      return tableOf({
+        id: [new arrow.Int64(), BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i))],
+        url: [new arrow.Utf8(), Array.from({ length: n }, (_, i) => `https://example.com/${Math.floor(rng() * 1e6)}/page-${lo + i}`)],
+        text: [new arrow.Utf8(), lens.map((l) => text(rng, l))],
+        language: [new arrow.Utf8(), Array.from({ length: n }, () => ['en', 'de', 'fr', 'es', 'ja', 'zh'][Math.floor(rng() * 6)])],
+        score: [new arrow.Float32(), Float32Array.from({ length: n }, () => rng())],
+        token_count: [new arrow.Int32(), Int32Array.from(lens.map((l) => Math.round(l / 4.5)))],
+      });
+    },
+  },
+  nested: {
+    rows: 8 * 3000, fragments: 8, cols: ['id', 'f16_a', 'f16_b', 'llf', 'li', 'ls', 'lli', 'lst'], one: 'li',
+    make(rng, lo, hi) {
+      const n = hi - lo;
+      const r = (k) => Math.floor(rng() * k);
+      const vec3 = () => Array.from({ length: 3 }, () => Math.round((rng() * 4 - 2) * 64) / 64);
+      const deep = () => (rng() < 0.05 ? null : Array.from({ length: r(3) }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, vec3))));
+      const deepType = new arrow.List(F('item', new arrow.List(F('item', new arrow.List(F('item', new arrow.FixedSizeList(3, F('item', new arrow.Float16()))))))));
+      const cols = {
+        id: { type: new arrow.Int64(), v: Array.from({ length: n }, (_, i) => BigInt(lo + i)) },
+        f16_a: { type: deepType, v: Array.from({ length: n }, deep) },
+        f16_b: { type: deepType, v: Array.from({ length: n }, deep) },
+        llf: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Float32())))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => Array.from({ length: r(5) }, () => Math.fround(rng())))) },
+        li: { type: new arrow.List(F('item', new arrow.Int64())), v: Array.from({ length: n }, () => Array.from({ length: r(8) }, () => BigInt(r(1e9)))) },
+        ls: { type: new arrow.List(F('item', new arrow.Utf8())), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => text(rng, 5 + r(30)))) },
+        lli: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Int32())))), v: Array.from({ length: n }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, () => r(1000)))) },
+        lst: { type: new arrow.List(F('item', new arrow.Struct([F('a', new arrow.Int32()), F('b', new arrow.Float64())]))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => ({ a: r(100), b: rng() }))) },
+      };
+      const schema = new arrow.Schema(Object.entries(cols).map(([k, c]) => F(k, c.type)));
+      const children = Object.values(cols).map((c) => arrow.vectorFromArray(c.v, c.type).data[0]);
+      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children });
+      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+    },
+  },
+};
 
 async function ensure() {
-  const db = await lancedb.connect('s3://lance/bench', opts(rgw));
+  const db = await lancedb.connect(DB, opts(rgw));
   const have = await db.tableNames();
-  for (const [name, t] of Object.entries(TABLES)) {
+  for (const [name, ds] of Object.entries(DATASETS)) {
+    if (ONLY && !ONLY.has(name)) continue;
     if (have.includes(name)) continue;
-    const tbl = await db.createTable(name, t.make(0, t.rows));
-    for (let f = 1; f < t.frags; f++) await tbl.add(t.make(f * t.rows, t.rows));
+    const rng = mulberry32(0x5eed + name.length);
+    // As scripts/bench.mjs: one write per fragment for nested, else one write that Lance splits.
+    const frags = ds.fragments || 1, per = Math.ceil(ds.rows / frags);
+    let tbl = null;
+    for (let f = 0; f < frags; f++) {
+      const lo = f * per, hi = Math.min(ds.rows, lo + per);
+      const parts = [];
+      for (let s = lo; s < hi; s += 50000) parts.push(ds.make(rng, s, Math.min(hi, s + 50000)));
+      const whole = new arrow.Table(parts.flatMap((t) => t.batches));
+      if (!tbl) tbl = await db.createTable(name, whole, { storageOptions: { new_table_data_storage_version: '2.1' } });
+      else await tbl.add(whole);
+    }
+    console.error(`wrote ${DB}/${name}.lance: ${ds.rows} rows`);
   }
 }
 
-const offsets = (n) => Array.from({ length: 2048 }, (_, i) => Math.floor((i * 2654435761) % n)).sort((a, b) => a - b)
-  .filter((v, i, a) => i === 0 || v !== a[i - 1]);
+// --- the counting latency proxy ------------------------------------------------------------------
+const COUNT = path.join(os.tmpdir(), `bench-s3-${process.pid}.count`);
+async function startProxy() {
+  const target = new URL(rgw).port;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const p = spawn(process.execPath, [path.join(HERE, 'delayproxy.mjs'), String(port), target, String(DELAY_MS), '--count', COUNT],
+                    { stdio: ['ignore', 'ignore', 'pipe'] });
+    const ok = await new Promise((resolve) => {
+      p.stderr.on('data', (d) => { if (String(d).includes('listening')) resolve(true); });
+      p.on('exit', () => resolve(false));
+    });
+    if (ok) return { proc: p, endpoint: `http://127.0.0.1:${port}` };
+  }
+  throw new Error('cannot start the latency proxy');
+}
+const requestsSoFar = () => Number(fs.readFileSync(COUNT, 'utf8').trim() || 0);
 
-async function lance(name, mode, offs) {
+async function lance(proxy, name, w) {
+  const r0 = requestsSoFar();
   const t0 = performance.now();
-  const db = await lancedb.connect('s3://lance/bench', opts(proxy));
+  const db = await lancedb.connect(DB, opts(proxy));
   const tbl = await db.openTable(name);
-  const r = mode === 'scan' ? await tbl.query().toArrow() : await tbl.takeOffsets(offs).toArrow();
-  return [(performance.now() - t0) / 1000, r.numRows];
+  const res = await w.lance(tbl).toArrow();
+  return { s: (performance.now() - t0) / 1000, rows: res.numRows, req: requestsSoFar() - r0 };
 }
-function cli(name, mode, offs) {
+
+function cli(proxy, name, w) {
   const env = { ...process.env, AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET, AWS_ENDPOINT_URL: proxy, AWS_ALLOW_HTTP: 'true', AWS_REGION: 'us-east-1' };
-  const args = mode === 'scan' ? ['scan', `s3://lance/bench/${name}.lance`, '-f', 'null', '--stats=json', '-q']
-                               : ['take', `s3://lance/bench/${name}.lance`, '--rows', offs.join(','), '-f', 'null', '--stats=json', '-q'];
-  const t0 = performance.now();
-  const p = spawnSync(CLI, args, { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
-  if (p.status !== 0) throw new Error(`lance-cli ${args.join(' ')}: ${p.stderr}`);
-  const out = p.stderr.toString();
-  const st = JSON.parse(out.trim().split('\n').pop());
-  return [(performance.now() - t0) / 1000, st.rows_out, st.http_requests];
+  const errFile = path.join(os.tmpdir(), `bench-s3-${process.pid}.err`);
+  const script = 'TIMEFORMAT=%3R; { time "$@" > /dev/null 2> "$ERR_FILE"; } 2>&1';
+  const r0 = requestsSoFar();
+  const p = spawnSync('bash', ['-c', script, 'bench', CLI, ...w.cli(`${DB}/${name}.lance`), '-f', 'null', '--stats=json', '-q'],
+                      { input: w.input || '', env: { ...env, ERR_FILE: errFile }, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 20 });
+  const err = fs.existsSync(errFile) ? fs.readFileSync(errFile, 'utf8') : '';
+  if (p.status !== 0) throw new Error(`lance-cli ${name}: ${err} ${p.stderr}`);
+  const st = JSON.parse(err.trim().split('\n').filter((l) => l.startsWith('{')).pop());
+  return { s: Number(p.stdout.toString().trim().split('\n').pop()), rows: st.rows_out, req: requestsSoFar() - r0 };
 }
-const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+
+function takeRows(n, frags, rng) {  // as scripts/bench.mjs
+  const per = Math.ceil(n / frags);
+  const scattered = [];
+  for (let f = 0; f < frags; f++) {
+    const lo = f * per, hi = Math.min(n, lo + per);
+    for (let i = 0; i < 2048 / frags; i++) scattered.push(lo + Math.floor(rng() * (hi - lo)));
+  }
+  scattered.sort((a, b) => a - b);
+  const unique = scattered.filter((v, i) => i === 0 || v !== scattered[i - 1]);  // takeOffsets returns a row once
+  const start = Math.floor(n / 3);
+  return { scattered: unique, contiguous: Array.from({ length: Math.min(2048, n) }, (_, i) => start + i) };
+}
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 await ensure();
-console.log('| table | workload | Lance 8.0 (s) | lance-cli (s) | ratio | lance-cli requests |');
-console.log('|---|---|---:|---:|---:|---:|');
-for (const [name, t] of Object.entries(TABLES)) {
-  const offs = offsets(t.rows * t.frags);
-  for (const mode of ['scan', 'take']) {
-    const l = [], c = [];
-    let req = 0, rows = 0, lrows = 0;
-    for (let i = 0; i < reps; i++) {
-      const [lt, ln] = await lance(name, mode, offs); l.push(lt); lrows = ln;
-      const [ct, cn, cr] = cli(name, mode, offs); c.push(ct); req = cr; rows = cn;
+const { proc, endpoint } = await startProxy();
+try {
+  console.log(`| table | rows | workload | Lance 8.0 (s) | Lance requests | lance-cli (s) | lance-cli requests | ratio |`);
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  for (const [name, ds] of Object.entries(DATASETS)) {
+    if (ONLY && !ONLY.has(name)) continue;
+    const { scattered, contiguous } = takeRows(ds.rows, ds.fragments || 8, mulberry32(7));
+    const workloads = [
+      { name: 'full scan', lance: (t) => t.query().select(ds.cols), cli: (u) => ['scan', u] },
+      { name: `scan ${ds.one}`, lance: (t) => t.query().select([ds.one]), cli: (u) => ['scan', u, '-c', ds.one] },
+      { name: 'take 2048 scattered', lance: (t) => t.takeOffsets(scattered), cli: (u) => ['take', u, '--rows-file', '-'], input: scattered.join('\n') },
+      { name: 'take 2048 contiguous', lance: (t) => t.takeOffsets(contiguous), cli: (u) => ['take', u, '--rows-file', '-'], input: contiguous.join('\n') },
+    ];
+    for (const w of workloads) {
+      const l = [], c = [];
+      for (let i = 0; i < REPS; i++) {
+        l.push(await lance(endpoint, name, w));
+        c.push(cli(endpoint, name, w));
+      }
+      if (c[0].rows !== l[0].rows) throw new Error(`${name} ${w.name}: lance-cli ${c[0].rows} rows, Lance ${l[0].rows}`);
+      const ls = median(l.map((x) => x.s)), cs = median(c.map((x) => x.s));
+      console.log(`| ${name} | ${ds.rows} | ${w.name} | ${ls.toFixed(3)} | ${median(l.map((x) => x.req))} | ${cs.toFixed(3)} | ` +
+                  `${median(c.map((x) => x.req))} | ${(cs / ls).toFixed(2)} |`);
     }
-    if (rows !== lrows) throw new Error(`${name} ${mode}: lance-cli ${rows} rows, Lance ${lrows}`);
-    const lm = median(l), cm = median(c);
-    console.log(`| ${name} | ${mode}${mode === 'take' ? ` ${offs.length} rows` : ''} | ${lm.toFixed(3)} | ${cm.toFixed(3)} | ${(cm / lm).toFixed(2)} | ${req} |`);
   }
+} finally {
+  proc.kill('SIGTERM');
+  fs.rmSync(COUNT, { force: true });
+  fs.rmSync(path.join(os.tmpdir(), `bench-s3-${process.pid}.err`), { force: true });
 }

@@ -9,7 +9,12 @@
 //         reset     close the connection without an answer (a connection reset)
 //         truncate  forward the answer's headers (Content-Length intact) and half its body, then close
 //         stall     never answer (the client's request timeout must fire)
+//   node delayproxy.mjs LISTEN_PORT TARGET_PORT ONE_WAY_DELAY_MS --count FILE
+//       TCP proxy that also counts the HTTP requests passing through (request lines of the
+//       client -> server streams; reads carry no bodies) and keeps FILE holding that count
+//       (scripts/bench-s3.mjs compares the requests of lance-cli and Lance this way).
 //   Prints "listening" on stderr when ready; on SIGTERM prints "faults: N" (how many were injected).
+import fs from "node:fs";
 import net from "node:net";
 import http from "node:http";
 
@@ -18,6 +23,23 @@ const [lport, tport, delay] = args.slice(0, 3).map(Number);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const faults = (opt("--faults") || "").split(",").filter(Boolean);
 const every = Number(opt("--every") || 0);
+const countFile = opt("--count");
+let requests = 0;
+if (countFile) fs.writeFileSync(countFile, "0\n");
+/// Counts request lines in one client -> server stream (split chunks included).
+function requestCounter() {
+  let carry = "";
+  const re = /(?:^|\r\n)(?:GET|HEAD|PUT|POST|DELETE) [^ \r\n]+ HTTP\/1\.[01]\r\n/g;
+  return (chunk) => {
+    const text = carry + chunk.toString("latin1");
+    let n = 0, last = 0, m;
+    re.lastIndex = 0;
+    while ((m = re.exec(text))) { n++; last = re.lastIndex; }
+    // Keep the unmatched end (a request line split across chunks may be in it).
+    carry = text.slice(Math.max(last, text.length - 4096));
+    if (n) { requests += n; fs.writeFileSync(countFile, `${requests}\n`); }
+  };
+}
 let injected = 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -47,6 +69,7 @@ function tcpProxy() {
   }
   return net.createServer({ noDelay: true }, (client) => {
     const up = net.connect({ host: "127.0.0.1", port: tport, noDelay: true });
+    if (countFile) client.on("data", requestCounter());
     pipeDelayed(client, up); pipeDelayed(up, client);
     up.on("error", () => client.destroy()); client.on("error", () => up.destroy());
   });

@@ -104,6 +104,8 @@ struct DatasetRowReader::FragmentState {
   std::vector<std::optional<Source>> sources;  ///< per projected column; empty = all nulls
   std::vector<std::shared_ptr<format::FileReader>> files;  ///< per data file, open if needed
   std::vector<read::FileRowReader> readers;                ///< one per data file in use
+  std::vector<std::vector<size_t>> file_fields;            ///< per data file: its schema's field indices read
+  bool announced = false;                                  ///< a scan told the files what it will read
 };
 
 /// Reads submitted for one chunk of one fragment.
@@ -127,23 +129,40 @@ DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::
 
 DatasetRowReader::~DatasetRowReader() = default;
 
-void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags) {
-  if (!dataset_->store().remote()) return;
+void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags, const std::vector<uint64_t>& rows) {
+  const io::ObjectStore& store = dataset_->store();
+  if (!store.remote()) return;
   prefetched_.resize(dataset_->fragments().size(), false);
   std::vector<int32_t> ids;
   for (size_t fi : field_indices_) collect_field_ids(dataset_->schema().fields.at(fi), ids);
-  std::vector<std::string> opens, reads;
-  for (size_t f : frags) {
+  std::vector<io::ObjectStore::OpenAhead> opens;
+  std::vector<std::string> reads;
+  bool whole = false;
+  for (size_t k = 0; k < frags.size(); ++k) {
+    const size_t f = frags[k];
     if (f >= prefetched_.size() || prefetched_[f]) continue;
     prefetched_[f] = true;
     if (std::any_of(open_.begin(), open_.end(), [&](const auto& st) { return st->index == f; })) continue;
     const Fragment& frag = dataset_->fragments()[f];
-    for (const auto& file : frag.files)
-      if (std::any_of(ids.begin(), ids.end(), [&](int32_t id) { return file.holds_field(id); }))
-        opens.push_back(dataset_->data_file_path(file));
+    for (const auto& file : frag.files) {
+      if (std::none_of(ids.begin(), ids.end(), [&](int32_t id) { return file.holds_field(id); })) continue;
+      io::ObjectStore::OpenAhead open{dataset_->data_file_path(file), 0};
+      // The manifest records the file's size (0: unknown). When the read needs (nearly) every
+      // byte of it anyway, one GET of the whole file replaces tail + metadata + data rounds.
+      const uint64_t size = file.size_bytes;
+      const bool all_columns = std::all_of(file.field_ids.begin(), file.field_ids.end(), [&](int32_t id) {
+        return std::find(ids.begin(), ids.end(), id) != ids.end();
+      });
+      const bool dense = rows[k] == UINT64_MAX || (rows[k] > 0 && size / rows[k] <= store.coalesce_gap());
+      if (size > 0 && size <= store.whole_file_limit() && all_columns && dense) {
+        open.tail_bytes = size;
+        whole = true;
+      }
+      opens.push_back(std::move(open));
+    }
     if (frag.deletion) reads.push_back(io::join_path(dataset_->path(), frag.deletion->relative_path(frag.id)));
   }
-  if (opens.size() + reads.size() > 1) dataset_->store().prefetch(opens, reads);
+  if (opens.size() + reads.size() > 1 || whole) store.prefetch(opens, reads);
 }
 
 size_t DatasetRowReader::fragment_of(uint64_t row) const {
@@ -196,6 +215,7 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     stored[k] = &*it;
   }
   st->sources.resize(field_indices_.size());
+  st->file_fields = file_fields;
   for (size_t d = 0; d < frag.files.size(); ++d) {
     if (file_fields[d].empty()) continue;
     const size_t r = st->readers.size();
@@ -277,21 +297,46 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
   // Chunks are planned, read and decoded on the CPU pool, several at once (chunks of
   // different fragments side by side), while `sink` handles the oldest one here.
   const auto& opts = dataset_->reader_options();
-  read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), opts.scan_batches_in_flight);
+  read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), opts.scan_batches_in_flight,
+                          /*chain_threads=*/dataset_->store().remote());
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return false;
     {
       std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
-      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f)
-        if (starts_[f + 1] > starts_[f]) ahead.push_back(f);
-      prefetch_fragments(ahead);
+      std::vector<uint64_t> wanted;  // rows of each the scan reads (UINT64_MAX: all)
+      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f) {
+        if (starts_[f + 1] <= starts_[f]) continue;
+        ahead.push_back(f);
+        const uint64_t lo = std::max(begin, starts_[f]), hi = std::min(end, starts_[f + 1]);
+        wanted.push_back(lo == starts_[f] && hi == starts_[f + 1] ? UINT64_MAX : hi - lo);
+      }
+      prefetch_fragments(ahead, wanted);
     }
     const uint64_t lo = row - starts_[frag];
     const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
+    if (!state->announced && dataset_->store().remote()) {
+      // Remote files fetch each page buffer the scan reads whole on first touch (io::RandomAccessFile::will_read).
+      state->announced = true;
+      for (size_t d = 0; d < state->files.size(); ++d) {
+        if (!state->files[d]) continue;
+        const format::FileReader& fr = *state->files[d];
+        std::vector<io::ByteRange> units;
+        for (size_t fi : state->file_fields[d]) {
+          if (fi >= fr.field_columns().size()) continue;
+          for (uint32_t c : fr.field_columns()[fi]) {
+            if (c >= fr.columns().size()) continue;
+            const auto& col = fr.columns()[c];
+            for (const auto& page : col.pages) units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+            units.insert(units.end(), col.buffers.begin(), col.buffers.end());
+          }
+        }
+        fr.io().file().will_read(units);
+      }
+    }
     pipe.add(frag, [this, state = std::move(state), lo, chunk_end]() -> read::ScanPipeline::Finish {
       auto pending = std::make_shared<std::unique_ptr<PendingChunk>>(start_chunk(state, lo, chunk_end));
       return [this, pending] { return finish_chunk(std::move(*pending)); };
@@ -330,9 +375,15 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   // Every needed row once, fragment by fragment, in scan order.
   {
     std::vector<size_t> touched;
-    for (uint64_t r : sorted)
-      if (size_t f = fragment_of(r); touched.empty() || touched.back() != f) touched.push_back(f);
-    prefetch_fragments(touched);
+    std::vector<uint64_t> counts;  // rows taken from each
+    for (uint64_t r : sorted) {
+      if (size_t f = fragment_of(r); touched.empty() || touched.back() != f) {
+        touched.push_back(f);
+        counts.push_back(0);
+      }
+      ++counts.back();
+    }
+    prefetch_fragments(touched, counts);
   }
   std::vector<std::pair<size_t, std::vector<uint64_t>>> groups;  // per fragment touched: its rows
   for (size_t i = 0; i < sorted.size();) {

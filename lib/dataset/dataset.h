@@ -122,7 +122,11 @@ class DatasetRowReader final : public TableReader {
   size_t fragment_of(uint64_t row) const;
   /// Remote stores: starts fetching, all at once, the deletion files and the tails of the
   /// data files (those holding projected columns) of fragments `frags` not yet opened.
-  void prefetch_fragments(const std::vector<size_t>& frags);
+  /// `rows[i]`: how many rows of fragment frags[i] the read needs (UINT64_MAX: all of them).
+  /// A small data file whose bytes the read needs anyway (all its columns are projected, and
+  /// all rows are read, or the rows are closer together than the coalescing gap) is fetched
+  /// whole in that same GET, which saves the metadata and data round trips after it.
+  void prefetch_fragments(const std::vector<size_t>& frags, const std::vector<uint64_t>& rows);
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<size_t> field_indices_;

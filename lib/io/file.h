@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/bytes.h"
+#include "io/coalesce.h"
 
 namespace lance::io {
 
@@ -18,6 +20,11 @@ class RandomAccessFile {
   /// Reads exactly `length` bytes at `offset` into `out`.
   /// Throws Error(io) on an OS error, Error(corrupt) when the range passes the end of file.
   virtual void read_at(uint64_t offset, uint64_t length, uint8_t* out) const = 0;
+  /// Advice (a no-op for local files): a scan will read parts of each of `units` (e.g. the
+  /// buffers of the pages it reads), front to back. A remote file then fetches a unit whole,
+  /// in one request, when a read first touches it, and serves the unit's later reads from
+  /// memory: the batches of a page cost one round trip instead of one each.
+  virtual void will_read(const std::vector<ByteRange>& units) const {}
 };
 
 /// A local file read with pread(2).

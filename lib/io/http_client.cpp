@@ -320,6 +320,12 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     t.resp.status = status;
+    if (spdlog::should_log(spdlog::level::debug)) {
+      using ms = std::chrono::duration<double, std::milli>;
+      spdlog::debug("http: {} {}{}{} -> {} ({} bytes), started at {:.1f} ms, took {:.1f} ms", req.head ? "HEAD" : "GET",
+                    req.display, req.range ? " bytes=" : "", req.range.value_or(""), status, t.got,
+                    ms(t0 - process_start()).count(), ms(Clock::now() - t0).count());
+    }
 
     bool retry = false;
     if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_signal() != 0) {

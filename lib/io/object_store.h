@@ -61,11 +61,24 @@ class ObjectStore {
   /// later `open` of a path in `open_paths`, or `read_all` of one in `read_paths`, takes the
   /// prefetched result (once; errors surface there). Lets a dataset fetch the data-file tails
   /// and deletion files of several fragments in one round trip instead of one after another.
-  virtual void prefetch(const std::vector<std::string>& open_paths, const std::vector<std::string>& read_paths) const {}
+  /// An open's `tail_bytes` (0: the store's tail_read_size) is how much of the file's end the
+  /// opening GET fetches; the file's whole size makes the open read all of it, and every later
+  /// read of the file is then served from memory.
+  struct OpenAhead {
+    std::string path;
+    uint64_t tail_bytes = 0;
+  };
+  virtual void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const {}
 
   /// Scheduler settings for files of this store: `base` with the store's coalescing gap,
   /// largest request and parallelism (remote stores derive them from StorageOptions).
   virtual IoOptions tune(IoOptions base) const { return base; }
+
+  /// Remote stores: the largest file a read that needs all of it fetches when it opens the
+  /// file (in concurrent pieces); 0 for local files.
+  virtual uint64_t whole_file_limit() const { return 0; }
+  /// Remote stores: the coalescing gap (StorageOptions::effective_coalesce_gap); 0 for local files.
+  virtual uint64_t coalesce_gap() const { return 0; }
 };
 
 /// The local file system (pread, std::filesystem).

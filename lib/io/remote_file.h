@@ -4,33 +4,82 @@
 // request when they fit.
 #pragma once
 
+#include <future>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "io/file.h"
 #include "io/http_client.h"
 
 namespace lance::io {
 
-class RemoteFile final : public RandomAccessFile {
+class RemoteFile final : public RandomAccessFile, public std::enable_shared_from_this<RemoteFile> {
  public:
+  /// Read-ahead of the units a scan announces (`will_read`): a read shorter than a unit
+  /// fetches the whole unit (at most `bytes` of it from the read's offset) in one GET, and the
+  /// unit's later reads come from memory; the two units announced after it (a column's next
+  /// page) are then fetched in the background, so a stream of pages rarely waits. `bytes` 0
+  /// turns it off. At most `max_windows` fetched units are kept (the least recently used go).
+  struct ReadAhead {
+    uint64_t bytes = 0;
+    size_t max_windows = 16;
+  };
+
   /// GETs the last `tail_bytes` of `url`. Throws Error(io) naming `display` when the file
   /// does not exist, access is denied, or the retries are exhausted.
   static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url, std::string display,
-                                          uint64_t tail_bytes);
+                                          uint64_t tail_bytes, ReadAhead read_ahead);
+  static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url, std::string display,
+                                          uint64_t tail_bytes) {
+    return open(std::move(client), std::move(url), std::move(display), tail_bytes, ReadAhead{0, 16});
+  }
+
+  /// Reads a whole file of `size` bytes (the size recorded in a manifest) into memory: its
+  /// pieces of at most `part` bytes are GET concurrently, the last one as a suffix range whose
+  /// Content-Range confirms the size. When the file's real size differs, the result is a file
+  /// opened as `open` would (its tail cached). Throws like `open`.
+  static std::shared_ptr<RemoteFile> open_whole(std::shared_ptr<const HttpClient> client, std::string url,
+                                                std::string display, uint64_t size, uint64_t part, ReadAhead read_ahead);
 
   const std::string& path() const override { return display_; }
   uint64_t size() const override { return size_; }
   void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
+  void will_read(const std::vector<ByteRange>& units) const override;
 
  private:
   RemoteFile() = default;
+  /// GETs bytes [offset, end) into `out` (one Range request, retried by the client).
+  void fetch(uint64_t offset, uint64_t end, uint8_t* out) const;
+  /// Starts fetching unit `order_[i]` whole on a thread of its own (which keeps the file
+  /// alive), unless it is fetched already or too large; call with mutex_ held.
+  void prefetch_unit(size_t i) const;
+  /// Adds a window, dropping the least recently used beyond max_windows; mutex_ held.
+  void add_window(uint64_t start, uint64_t stop, std::shared_future<std::shared_ptr<const Bytes>> data) const;
+  /// A fetched (or being fetched) read-ahead window: bytes [start, end) of the file.
+  struct Window {
+    uint64_t start = 0, end = 0;
+    std::shared_future<std::shared_ptr<const Bytes>> data;
+    uint64_t used = 0;  ///< last use, for eviction
+  };
   std::shared_ptr<const HttpClient> client_;
   std::string url_;
   std::string display_;
   uint64_t size_ = 0;
   uint64_t tail_start_ = 0;  ///< `tail_` holds bytes [tail_start_, size_)
   Bytes tail_;
+  ReadAhead read_ahead_;
+  mutable std::mutex mutex_;  // guards the members below
+  mutable std::vector<Window> windows_;
+  /// An announced unit and the one announced after it (a column's next page buffer).
+  struct Unit {
+    ByteRange range;
+    size_t next = SIZE_MAX;  ///< index into `order_`
+  };
+  mutable std::vector<Unit> units_;      ///< announced by will_read, sorted by offset
+  mutable std::vector<ByteRange> order_;  ///< the units in the order announced
+  mutable uint64_t clock_ = 0;
 };
 
 }  // namespace lance::io

@@ -104,11 +104,19 @@ class HttpStoreBase : public ObjectStore {
     return read_now(url_of(path), display_location(path));
   }
 
-  void prefetch(const std::vector<std::string>& open_paths, const std::vector<std::string>& read_paths) const override {
+  /// Whole files up to 32 MiB (or the largest request, if larger) are fetched at once, in
+  /// concurrent pieces of half the largest request.
+  uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
+  uint64_t whole_file_part() const { return options_.effective_max_request_size() / 2; }
+  uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
+
+  void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
     std::lock_guard lock(mutex_);
-    for (const auto& p : open_paths)
+    for (const auto& [p, tail] : open_paths)
       if (!opens_.count(p))
-        opens_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return open_now(u, d); }));
+        opens_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p), tail = tail] {
+                         return open_now(u, d, tail);
+                       }));
     for (const auto& p : read_paths)
       if (!reads_.count(p))
         reads_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return read_now(u, d); }));
@@ -133,8 +141,12 @@ class HttpStoreBase : public ObjectStore {
   }
 
   // Prefetch threads call these: they must not touch the derived class (it may be going away).
-  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display) const {
-    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size());
+  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display, uint64_t tail = 0) const {
+    // Units a scan announces are fetched whole up to the largest request.
+    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 16};
+    if (tail > options_.effective_tail_read_size())  // the whole file: in pieces, concurrently
+      return RemoteFile::open_whole(client_, url, display, tail, whole_file_part(), ahead);
+    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size(), ahead);
   }
 
   Bytes read_now(const std::string& url, const std::string& display) const {

@@ -1,13 +1,17 @@
 #include "read/scan_pipeline.h"
 
 #include <algorithm>
+#include <system_error>
+#include <thread>
+
+#include "common/cancel.h"
 
 namespace lance::read {
 
 size_t default_scan_depth() { return std::max<size_t>(2, pool_threads()); }
 
-ScanPipeline::ScanPipeline(DecodeMode mode, size_t depth)
-    : mode_(mode), depth_(depth == 0 ? default_scan_depth() : depth) {}
+ScanPipeline::ScanPipeline(DecodeMode mode, size_t depth, bool chain_threads)
+    : mode_(mode), depth_(depth == 0 ? default_scan_depth() : depth), chain_threads_(chain_threads) {}
 
 ScanPipeline::~ScanPipeline() {
   std::unique_lock lock(mu_);
@@ -28,6 +32,15 @@ void ScanPipeline::add(uint64_t chain, Start start) {
   slots_.push_back(std::move(s));
   if (mode_ == DecodeMode::inline_run || running_.count(chain)) return;  // its task picks it up
   running_.insert(chain);
+  if (chain_threads_) {
+    try {
+      StopSignalsBlocked blocked;  // the chain's thread never takes SIGINT/SIGTERM
+      std::thread([this, chain] { run_chain(chain); }).detach();  // the destructor waits for running_
+      return;
+    } catch (const std::system_error&) {
+      // No thread to be had (a thread limit): the pool runs the chain.
+    }
+  }
   post_to_pool([this, chain] { run_chain(chain); });
 }
 

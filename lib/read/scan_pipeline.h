@@ -41,8 +41,11 @@ class ScanPipeline {
 
   /// `mode` inline_run runs every batch on the caller's thread in `next` (still submitting
   /// the reads of the following batch of the same chain before decoding the current one);
-  /// `depth` 0 = default_scan_depth().
-  ScanPipeline(DecodeMode mode, size_t depth);
+  /// `depth` 0 = default_scan_depth(). `chain_threads` (with `pool`): each chain runs on a
+  /// thread of its own instead of a CPU-pool thread, for remote stores, where starting a
+  /// batch blocks on round trips (metadata) and a pool of one thread per core would let
+  /// only that many fragments wait at once; their decoding still fans out to the pool.
+  ScanPipeline(DecodeMode mode, size_t depth, bool chain_threads = false);
   /// Drops batches not started and waits for the ones running (their errors are dropped).
   ~ScanPipeline();
   ScanPipeline(const ScanPipeline&) = delete;
@@ -75,6 +78,7 @@ class ScanPipeline {
 
   DecodeMode mode_;
   size_t depth_;
+  bool chain_threads_ = false;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::shared_ptr<Slot>> slots_;  // added, not yet taken, in scan order
