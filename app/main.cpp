@@ -1,4 +1,7 @@
 // lance-cli: command-line front-end. Parsing, logging and exit codes only; the work is in lib/.
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -53,7 +56,9 @@ void install_stop_handlers() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_cli(int argc, char** argv) {
   lance::app::tune_malloc(argc, argv);
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
   install_stop_handlers();
@@ -125,4 +130,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s internal error: %s\n", lance::app::error_prefix().c_str(), e.what());
     return 1;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rc = run_cli(argc, argv);
+  // Read-ahead of remote files runs on detached threads that may still be fetching: the
+  // process ends here, without running static destructors (HTTP handle pool, loggers)
+  // under them. Everything written is flushed first.
+  spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+  std::cout.flush();
+  std::fflush(nullptr);
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_do_leak_check();  // _exit skips LeakSanitizer's own check at exit
+#endif
+  _exit(rc);
 }
