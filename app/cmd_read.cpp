@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -119,6 +120,16 @@ std::vector<uint64_t> parse_rows(const std::string& text) {
   return rows;
 }
 
+/// Runs `write` (the writer's part of a batch) and adds its time to the output stage of
+/// `--stats`.
+template <typename F>
+void timed_output(F&& write) {
+  const auto t0 = std::chrono::steady_clock::now();
+  write();
+  reader_options().stats->output_ns += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+}
+
 /// Opens PATH — a .lance data file or a dataset directory — for reading `columns`;
 /// `version` < 0 means the latest.
 std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_t version,
@@ -174,11 +185,11 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       uint64_t rows_out = 0;
       reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) {
         check_cancelled();  // SIGINT/SIGTERM: stop between batches
-        out.writer->write(batch);
+        timed_output([&] { out.writer->write(batch); });
         rows_out += batch.num_rows;
         progress.add(static_cast<uint64_t>(batch.num_rows), out.sink.bytes_written());
       });
-      out.finish();
+      timed_output([&] { out.finish(); });
       progress.finish();
       stats.report(rows_out);
     };
@@ -229,10 +240,11 @@ void register_take(CLI::App& app, CommandRunner& run) {
       for (size_t i = 0; i < rows.size(); i += args->batch_size) {
         check_cancelled();
         std::span<const uint64_t> part(rows.data() + i, std::min<size_t>(args->batch_size, rows.size() - i));
-        out.writer->write(reader->take(part));
+        RecordBatch batch = reader->take(part);
+        timed_output([&] { out.writer->write(batch); });
         progress.add(part.size(), out.sink.bytes_written());
       }
-      out.finish();
+      timed_output([&] { out.finish(); });
       progress.finish();
       stats.report(rows.size());
     };

@@ -46,6 +46,10 @@ std::string StatsReport::render(uint64_t rows_out) const {
     j["plan_ms"] = ms(st.plan_ns.load());
     j["io_wait_ms"] = ms(st.io_wait_ns.load());
     j["decode_ms"] = ms(st.decode_ns.load());
+    j["plan_wall_ms"] = ms(st.plan_wall.wall_ns());
+    j["io_wait_wall_ms"] = ms(st.io_wait_wall.wall_ns());
+    j["decode_wall_ms"] = ms(st.decode_wall.wall_ns());
+    j["output_ms"] = ms(st.output_ns.load());
     j["http_requests"] = net.requests.load();
     j["http_bytes"] = net.bytes.load();
     j["http_retries"] = net.retries.load();
@@ -61,9 +65,12 @@ std::string StatsReport::render(uint64_t rows_out) const {
   const uint64_t version = st.dataset_version.load();
   return (version ? fmt::format("read:  dataset version {}\n", version) : std::string()) + fmt::format(
       "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
-      "time:  {:.3f} ms total, {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
+      "time:  {:.3f} ms total; wall clock per stage: {:.3f} ms planning, {:.3f} ms waiting for I/O, "
+      "{:.3f} ms decoding, {:.3f} ms output\n"
+      "       summed over threads: {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
       st.requests.load(), st.iops.load(), human_bytes(st.bytes_read.load()), st.bytes_read.load(),
-      st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_ns.load()),
+      st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_wall.wall_ns()),
+      ms(st.io_wait_wall.wall_ns()), ms(st.decode_wall.wall_ns()), ms(st.output_ns.load()), ms(st.plan_ns.load()),
       ms(st.io_wait_ns.load()), ms(st.decode_ns.load())) + network;
 }
 

@@ -16,11 +16,14 @@ class StatsReport {
 
   bool enabled() const { return !mode_.empty(); }
 
-  /// Text: two aligned lines (after a "read:  dataset version N" line for a dataset);
+  /// Text: three aligned lines (after a "read:  dataset version N" line for a dataset);
   /// json: one object on one line. Fields (json names): requests, iops, bytes_read, pages,
-  /// chunks, rows_out, and times in milliseconds total_ms (wall), plan_ms, io_wait_ms,
-  /// decode_ms (plan/io/decode are summed over threads, so with parallel decode they may
-  /// add up to more than total_ms); network I/O (io::NetStats): http_requests (retries
+  /// chunks, rows_out, and times in milliseconds: total_ms (wall); per stage the wall-clock
+  /// time during which some thread was in it (plan_wall_ms, io_wait_wall_ms,
+  /// decode_wall_ms; each <= total_ms, stages running on different threads overlap) and
+  /// the time summed over threads (plan_ms, io_wait_ms, decode_ms: with parallel decode
+  /// these may add up to more than total_ms); output_ms (the writer, on the main thread);
+  /// network I/O (io::NetStats): http_requests (retries
   /// included), http_bytes, http_retries and network_wait_ms (summed over threads), text
   /// adding a "network:" line when HTTP was used; version: the dataset version read (null
   /// for a file).

@@ -45,7 +45,12 @@ TEST_CASE("stats json: one JSON line on stderr with the reads of a take", "[stat
   CHECK(j.at("iops").get<uint64_t>() >= j.at("requests").get<uint64_t>());
   CHECK(j.at("bytes_read").get<uint64_t>() > 0);
   CHECK(j.at("bytes_read").get<uint64_t>() < std::filesystem::file_size(file));
-  for (const char* k : {"total_ms", "plan_ms", "io_wait_ms", "decode_ms"}) CHECK(j.at(k).get<double>() >= 0.0);
+  for (const char* k : {"total_ms", "plan_ms", "io_wait_ms", "decode_ms", "plan_wall_ms", "io_wait_wall_ms",
+                        "decode_wall_ms", "output_ms"})
+    CHECK(j.at(k).get<double>() >= 0.0);
+  // A stage's wall-clock time is the union of its threads' intervals: never above the total.
+  for (const char* k : {"plan_wall_ms", "io_wait_wall_ms", "decode_wall_ms", "output_ms"})
+    CHECK(j.at(k).get<double>() <= j.at("total_ms").get<double>());
 }
 
 TEST_CASE("stats text: lines on stderr, stdout keeps only the rows", "[stats]") {

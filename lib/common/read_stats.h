@@ -1,13 +1,71 @@
 // Counters of what a read did, for `--stats`: one object per read (or per process, as the
 // CLI uses it), passed down through ReaderOptions / FileReader::open to the I/O scheduler
 // (requests, iops, bytes), the column readers (pages, planning and wait times) and the page
-// decoders (chunks). Thread-safe: every field is an atomic counter.
+// decoders (chunks). Thread-safe: every field is an atomic counter or a StageClock.
+//
+// Times come in two kinds. `*_ns` sums each thread's time in a stage, so with columns
+// decoded in parallel it can exceed the wall time of the read; a StageClock records the
+// wall-clock time during which at least one thread was in the stage (the union of the
+// intervals), which never exceeds it. StageTimer feeds both:
+//   { StageTimer t(stats.decode_ns, stats.decode_wall); ...decode... }
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <mutex>
 
 namespace lance {
+
+/// Wall-clock time during which at least one thread was inside a stage.
+class StageClock {
+ public:
+  void enter() {
+    std::lock_guard lock(mu_);
+    if (active_++ == 0) since_ = std::chrono::steady_clock::now();
+  }
+  void leave() {
+    std::lock_guard lock(mu_);
+    if (--active_ == 0) wall_ns_ += elapsed_since(since_);
+  }
+  /// Nanoseconds so far (a stage still active counts up to now).
+  uint64_t wall_ns() const {
+    std::lock_guard lock(mu_);
+    return wall_ns_ + (active_ > 0 ? elapsed_since(since_) : 0);
+  }
+
+ private:
+  static uint64_t elapsed_since(std::chrono::steady_clock::time_point t) {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t).count());
+  }
+  mutable std::mutex mu_;
+  int active_ = 0;
+  std::chrono::steady_clock::time_point since_;
+  uint64_t wall_ns_ = 0;
+};
+
+/// Adds the time from construction to destruction to `sum` (this thread's share) and
+/// to `wall` (the union over threads).
+class StageTimer {
+ public:
+  StageTimer(std::atomic<uint64_t>& sum, StageClock& wall)
+      : sum_(sum), wall_(wall), t0_(std::chrono::steady_clock::now()) {
+    wall_.enter();
+  }
+  ~StageTimer() {
+    wall_.leave();
+    sum_ += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
+  }
+  StageTimer(const StageTimer&) = delete;
+  StageTimer& operator=(const StageTimer&) = delete;
+
+ private:
+  std::atomic<uint64_t>& sum_;
+  StageClock& wall_;
+  std::chrono::steady_clock::time_point t0_;
+};
 
 struct ReadStats {
   // I/O (io::IoScheduler)
@@ -17,9 +75,14 @@ struct ReadStats {
   // Planning and decoding (read::ColumnReader, structural page decoders)
   std::atomic<uint64_t> pages_touched{0};   ///< page decoders created
   std::atomic<uint64_t> chunks_decoded{0};  ///< mini-block chunks decompressed
-  std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. their waits), ns
-  std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads, ns
-  std::atomic<uint64_t> decode_ns{0};       ///< decompression and assembly, ns
+  std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. their waits), ns summed over threads
+  std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads, ns summed over threads
+  std::atomic<uint64_t> decode_ns{0};       ///< decompression and assembly, ns summed over threads
+  StageClock plan_wall;                     ///< the same three stages, wall clock (union over threads)
+  StageClock io_wait_wall;
+  StageClock decode_wall;
+  // Output (the CLI's writer, on the caller's thread: one thread, so sum = wall)
+  std::atomic<uint64_t> output_ns{0};       ///< writing batches out (formatting, the sink), ns
   // What was read (dataset::Dataset::open)
   std::atomic<uint64_t> dataset_version{0};  ///< version of the dataset opened; 0 = none (a single data file)
 };

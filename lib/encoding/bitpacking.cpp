@@ -20,7 +20,7 @@ Word load_word(const uint8_t* base, uint64_t index) {
 }
 
 template <typename Word>
-void unpack_block(unsigned width, const uint8_t* packed, uint8_t* out) {
+void unpack_block(unsigned width, const uint8_t* __restrict packed, uint8_t* __restrict out) {
   constexpr unsigned kBits = sizeof(Word) * 8;
   constexpr unsigned kLanes = static_cast<unsigned>(kFastLanesBlockValues) / kBits;
   if (width == 0) {
@@ -28,18 +28,26 @@ void unpack_block(unsigned width, const uint8_t* packed, uint8_t* out) {
     return;
   }
   const Word mask = width == kBits ? static_cast<Word>(~Word{0}) : static_cast<Word>((Word{1} << width) - 1);
-  for (unsigned lane = 0; lane < kLanes; ++lane) {
-    for (unsigned row = 0; row < kBits; ++row) {
-      const unsigned bit = row * width;
-      const unsigned word = bit / kBits;
-      const unsigned shift = bit % kBits;
-      Word value = static_cast<Word>(load_word<Word>(packed, uint64_t{kLanes} * word + lane) >> shift);
-      if (shift + width > kBits) {
-        value |= static_cast<Word>(load_word<Word>(packed, uint64_t{kLanes} * (word + 1) + lane) << (kBits - shift));
+  // Row by row, all lanes at once: the lanes of one row are consecutive words in and out,
+  // so the inner loop is a straight vector loop.
+  for (unsigned row = 0; row < kBits; ++row) {
+    const unsigned bit = row * width;
+    const unsigned word = bit / kBits;
+    const unsigned shift = bit % kBits;
+    const uint8_t* lo = packed + uint64_t{kLanes} * word * sizeof(Word);
+    uint8_t* dst = out + (uint64_t{kFastLanesOrder[row / 8]} * 16 + (row % 8) * 128) * sizeof(Word);
+    if (shift + width > kBits) {
+      const uint8_t* hi = lo + uint64_t{kLanes} * sizeof(Word);
+      const unsigned back = kBits - shift;
+      for (unsigned lane = 0; lane < kLanes; ++lane) {
+        Word v = static_cast<Word>((load_word<Word>(lo, lane) >> shift) | (load_word<Word>(hi, lane) << back)) & mask;
+        std::memcpy(dst + uint64_t{lane} * sizeof(Word), &v, sizeof(Word));
       }
-      value &= mask;
-      const unsigned index = kFastLanesOrder[row / 8] * 16 + (row % 8) * 128 + lane;
-      std::memcpy(out + uint64_t{index} * sizeof(Word), &value, sizeof(Word));
+    } else {
+      for (unsigned lane = 0; lane < kLanes; ++lane) {
+        Word v = static_cast<Word>(load_word<Word>(lo, lane) >> shift) & mask;
+        std::memcpy(dst + uint64_t{lane} * sizeof(Word), &v, sizeof(Word));
+      }
     }
   }
 }

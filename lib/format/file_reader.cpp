@@ -2,6 +2,8 @@
 
 #include <google/protobuf/any.pb.h>
 
+#include <algorithm>
+
 #include "file.pb.h"
 #include "file2.pb.h"
 #include "io/object_store.h"
@@ -80,7 +82,10 @@ void FileReader::load() {
   with_context(path(), [&] {
     const uint64_t size = file_size();
     check_corrupt(size >= 4, "file of {} bytes is too small to be a Lance file", size);
-    uint64_t tail_len = std::min(size, kTailReadSize);
+    // One coalescing block (4 KiB on a local disk, >= 64 KiB on object stores), at most
+    // kTailReadSize: a small file's metadata fits in it, and a larger tail would be read
+    // again with the last pages' data.
+    uint64_t tail_len = std::min(size, std::clamp<uint64_t>(io_->options().block_size, kMinTailReadSize, kTailReadSize));
     uint64_t tail_start = size - tail_len;
     Bytes tail = io_->read_range({tail_start, tail_len});
     if (v1::is_v1_tail(ByteView(tail))) return load_v1();

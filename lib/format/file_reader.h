@@ -20,8 +20,11 @@ namespace lance::format {
 inline constexpr uint64_t kFooterSize = 40;
 /// Bytes of each column-metadata / global-buffer offset table entry ({u64 position, u64 size}).
 inline constexpr uint64_t kOffsetEntrySize = 16;
-/// First guess for the tail read: usually covers schema and all column metadata.
+/// First guess for the tail read: the I/O block size (io::IoOptions::block_size) within
+/// [kMinTailReadSize, kTailReadSize]; usually covers schema and all column metadata, else
+/// one more read fetches the rest.
 inline constexpr uint64_t kTailReadSize = 64 * 1024;
+inline constexpr uint64_t kMinTailReadSize = 4 * 1024;
 
 struct FileVersion {
   uint16_t major = 0;

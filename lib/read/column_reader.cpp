@@ -30,15 +30,6 @@ std::string ColumnReader::context() const {
   return fmt::format("{}: column {} (field '{}')", file_->path(), column_, field_name_);
 }
 
-namespace {
-
-uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
-}
-
-}  // namespace
-
 structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
   auto it = decoders_.find(page);
   if (it != decoders_.end()) return *it->second;
@@ -93,22 +84,22 @@ void ColumnReader::submit(Pending& pending) {
 }
 
 std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRange> ranges) {
-  const auto t0 = std::chrono::steady_clock::now();
+  StageTimer timer(file_->stats().plan_ns, file_->stats().plan_wall);
   MetadataRounds rounds;
   auto pending = plan(ranges, rounds);
   rounds.run(file_->io(), pending->priority);
   submit(*pending);
-  file_->stats().plan_ns += elapsed_ns(t0);
   return pending;
 }
 
 LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
   return with_context([&] { return context(); }, [&] {
-    auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<Bytes>> results;
-    for (auto& f : pending->futures) results.push_back(f.get());
-    file_->stats().io_wait_ns += elapsed_ns(t0);
-    t0 = std::chrono::steady_clock::now();
+    {
+      StageTimer timer(file_->stats().io_wait_ns, file_->stats().io_wait_wall);
+      for (auto& f : pending->futures) results.push_back(f.get());
+    }
+    StageTimer timer(file_->stats().decode_ns, file_->stats().decode_wall);
     check_internal(pending->slots.size() == pending->pages.size(), "column read finished before it was submitted");
     LeafData out;
     for (size_t i = 0; i < pending->pages.size(); ++i) {
@@ -125,7 +116,6 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
         with_context(dec.layout_name(), [&] { dec.decode_into(p.local, std::move(mine), out); });
       });
     }
-    file_->stats().decode_ns += elapsed_ns(t0);
     return out;
   });
 }

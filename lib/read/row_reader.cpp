@@ -48,13 +48,11 @@ std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<st
                   num_rows());
     p->num_rows += r.size();
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  StageTimer timer(file_->stats().plan_ns, file_->stats().plan_wall);
   MetadataRounds rounds;
   for (auto& f : readers_) p->fields.push_back(f->plan(ranges, rounds));
   rounds.run(file_->io(), ranges.empty() ? 0 : ranges.front().begin);
   for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->submit(*p->fields[i]);
-  file_->stats().plan_ns += static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
   return p;
 }
 

@@ -321,15 +321,31 @@ class MiniBlockDecoder final : public PageDecoder {
     const auto& rep = dc.rep;
     const auto& def = dc.def;
     check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
+    // Count the row starts first, then fill both indexes through raw cursors: two tight
+    // loops instead of a push_back (capacity check, size reload) per start.
+    const uint64_t n = rep.size();
+    const uint16_t* rp = rep.data();
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; ++i) count += rp[i] == top;
+    dc.starts.resize(count);
+    dc.visible_before.resize(count + 1);
+    uint64_t* sp = dc.starts.data();
+    uint64_t* vp = dc.visible_before.data();
     uint64_t visible = 0;
-    for (uint64_t i = 0; i < rep.size(); ++i) {
-      if (rep[i] == top) {
-        dc.starts.push_back(i);
-        dc.visible_before.push_back(visible);
+    if (def.empty()) {
+      for (uint64_t i = 0; i < n; ++i) {
+        if (rp[i] == top) *sp++ = i, *vp++ = i;
       }
-      visible += def.empty() ? 1 : (def[i] <= max_visible_def_);
+      visible = n;
+    } else {
+      const uint16_t* dp = def.data();
+      const int max_visible = max_visible_def_;
+      for (uint64_t i = 0; i < n; ++i) {
+        if (rp[i] == top) *sp++ = i, *vp++ = visible;
+        visible += dp[i] <= max_visible;
+      }
     }
-    dc.visible_before.push_back(visible);
+    *vp = visible;
     dc.indexed = true;
   }
 

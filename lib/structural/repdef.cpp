@@ -70,73 +70,108 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   for (size_t k = 0; k < m; ++k)
     if (meaning[k].is_list) inside_list_of_depth[meaning[k].depth] = k + 1;
 
-  std::vector<LayerSlots> out(m);
-  std::vector<int64_t> child_count(m, 0);
-  for (size_t k = 0; k < m; ++k) {
-    out[k].is_list = meaning[k].is_list;
-    // A layer has at most one slot per level entry: reserving that bound means no vector
-    // ever regrows (and copies) while the loop below appends; untouched capacity costs no
-    // page faults.
-    out[k].valid.reserve(num_levels);
-    if (out[k].is_list) out[k].offsets.reserve(num_levels + 1);
+  // Which layer each repetition level starts writing at, and how many entries start at or
+  // above each layer: an upper bound on that layer's slots (null and empty lists only
+  // stop entries earlier). Each layer's buffers are sized to its bound once and written
+  // through raw cursors (no capacity check per slot), then cut to what was written.
+  std::vector<size_t> start_of(max_rep + 1);
+  for (int r = 0; r <= max_rep; ++r) start_of[r] = r == max_rep ? 0 : inside_list_of_depth[r + 1];
+  std::vector<uint64_t> bound(m, 0);
+  {
+    std::vector<uint64_t> per_rep(max_rep + 2, 0);
+    if (rep.empty()) {
+      per_rep[max_rep] = num_levels;
+    } else {
+      const uint16_t* rp = rep.data();
+      for (uint64_t e = 0; e < num_levels; ++e) ++per_rep[std::min<int>(rp[e], max_rep + 1)];
+    }
+    if (per_rep[max_rep + 1] > 0) [[unlikely]] {
+      const uint16_t* rp = rep.data();
+      for (uint64_t e = 0; e < num_levels; ++e)
+        check_corrupt(rp[e] <= max_rep, "repetition level {} above the maximum {}", rp[e], max_rep);
+    }
+    for (int r = 0; r <= max_rep; ++r)
+      for (size_t k = start_of[r]; k < m; ++k) bound[k] += per_rep[r];
   }
-
-  // Per layer, flat: what the loop below asks of every level entry.
+  std::vector<LayerSlots> out(m);
   struct Layer {
     bool is_list, parent_is_list;
     int valid_max, null_def, empty_def;
   };
   std::vector<Layer> lay(m);
-  for (size_t k = 0; k < m; ++k)
+  std::vector<uint8_t*> vcur(m);
+  std::vector<int64_t*> ocur(m, nullptr);
+  std::vector<int64_t> child_count(m, 0);
+  std::vector<uint8_t> nulls(m, 0);
+  for (size_t k = 0; k < m; ++k) {
+    out[k].is_list = meaning[k].is_list;
+    out[k].valid.resize(bound[k]);
+    vcur[k] = out[k].valid.data();
+    if (out[k].is_list) {
+      out[k].offsets.resize(bound[k] + 1);
+      ocur[k] = out[k].offsets.data();
+    }
     lay[k] = {meaning[k].is_list, k > 0 && meaning[k - 1].is_list, meaning[k].valid_max, meaning[k].null_def,
               meaning[k].empty_def};
+  }
+  const Layer* const L = lay.data();
+  uint8_t** const V = vcur.data();
+  int64_t** const O = ocur.data();
+  int64_t* const C = child_count.data();
+  uint8_t* const N = nulls.data();
   const uint16_t* rp = rep.empty() ? nullptr : rep.data();
   const uint16_t* dp = def.empty() ? nullptr : def.data();
   bool row_open = false;
   for (uint64_t e = 0; e < num_levels; ++e) {
     const int r = rp ? rp[e] : max_rep;
     const int d = dp ? dp[e] : 0;
-    if (r > max_rep || d > max_def) [[unlikely]] {
-      check_corrupt(r <= max_rep, "repetition level {} above the maximum {}", r, max_rep);
-      check_corrupt(d <= max_def, "definition level {} above the maximum {}", d, max_def);
-    }
+    if (d > max_def) [[unlikely]]
+      throw_corrupt("definition level {} above the maximum {}", d, max_def);
     size_t start;
     if (r == max_rep) {
       start = 0;
       row_open = true;
     } else {
-      check_corrupt(row_open, "levels continue a row that never started");
-      start = inside_list_of_depth[r + 1];
+      if (!row_open) [[unlikely]]
+        throw_corrupt("levels continue a row that never started");
+      start = start_of[r];
     }
     bool outer_null = false;  // an enclosing struct/item layer is null
     for (size_t k = start; k < m; ++k) {
-      const Layer& mm = lay[k];
-      LayerSlots& s = out[k];
-      if (mm.parent_is_list) ++child_count[k - 1];
-      if (mm.is_list) s.offsets.push_back(child_count[k]);
+      const Layer& mm = L[k];
+      if (mm.parent_is_list) ++C[k - 1];
+      if (mm.is_list) *O[k]++ = C[k];
       if (outer_null) {
         // Inside a null struct: the slot exists and is null; a list there has no items.
-        s.valid.push_back(0);
-        s.has_nulls = true;
+        *V[k]++ = 0;
+        N[k] = 1;
         if (mm.is_list) break;
         continue;
       }
       if (d > mm.valid_max) {
         const bool is_null = d == mm.null_def;
-        check_corrupt(is_null || d == mm.empty_def, "definition level {} has no meaning at layer {}", d, k);
-        s.valid.push_back(is_null ? 0 : 1);
-        s.has_nulls |= is_null;
+        if (!is_null && d != mm.empty_def) [[unlikely]]
+          throw_corrupt("definition level {} has no meaning at layer {}", d, k);
+        *V[k]++ = is_null ? 0 : 1;
+        N[k] |= is_null;
         // A null or empty list ends here; a null struct/item still has (null) inner slots.
         if (mm.is_list || !is_null) break;
         outer_null = true;
         continue;
       }
-      s.valid.push_back(1);
+      *V[k]++ = 1;
     }
   }
-  for (size_t k = 0; k < m; ++k) out[k].num_slots = out[k].valid.size();  // one flag per slot
-  for (size_t k = 0; k < m; ++k)
-    if (out[k].is_list) out[k].offsets.push_back(child_count[k]);
+  for (size_t k = 0; k < m; ++k) {
+    const uint64_t n = static_cast<uint64_t>(V[k] - out[k].valid.data());
+    out[k].valid.resize(n);
+    out[k].num_slots = n;  // one flag per slot
+    out[k].has_nulls = N[k] != 0;
+    if (out[k].is_list) {
+      *O[k]++ = C[k];
+      out[k].offsets.resize(static_cast<uint64_t>(O[k] - out[k].offsets.data()));
+    }
+  }
   return out;
 }
 
