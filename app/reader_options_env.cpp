@@ -32,6 +32,7 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
     throw_usage("environment variable LANCE_CLI_IO_THREADS={} is more than {} threads", threads, io::kMaxIoThreads);
   o.io.io_threads = static_cast<unsigned>(threads);
   o.io.max_bytes_in_flight = u64_var(lookup, "LANCE_CLI_IO_BYTES_IN_FLIGHT", o.io.max_bytes_in_flight);
+  o.io.inline_read_bytes = u64_var(lookup, "LANCE_CLI_INLINE_READ_BYTES", o.io.inline_read_bytes);
   o.io = o.io.normalized();
   o.page_batch_bytes = u64_var(lookup, "LANCE_CLI_PAGE_BATCH_BYTES", o.page_batch_bytes);
   if (const char* v = lookup("LANCE_CLI_DECODE_TASKS"); v && *v) {

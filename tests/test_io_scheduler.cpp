@@ -89,6 +89,7 @@ class RecordingFile final : public lance::io::RandomAccessFile {
 
 IoOptions one_at_a_time() {
   IoOptions o;
+  o.inline_read_bytes = 0;  // these cases pin the pool's queueing
   o.io_threads = 1;
   o.block_size = 0;  // no merging: one read per range
   return o;
@@ -119,6 +120,7 @@ TEST_CASE("io scheduler: queued reads start in priority order, FIFO within a pri
 TEST_CASE("io scheduler: each caller gets exactly its ranges, merged reads un-merged", "[io][scheduler]") {
   auto file = std::make_shared<RecordingFile>(10000);
   IoOptions o;
+  o.inline_read_bytes = 0;  // these cases pin the pool's queueing
   o.block_size = 4096;
   IoScheduler io(file, o);
   auto parts = io.read({{10, 5}, {0, 3}, {5000, 20}, {12, 1}}, 0);
@@ -135,6 +137,7 @@ TEST_CASE("io scheduler: bytes in flight stay under the bound", "[io][scheduler]
   auto file = std::make_shared<RecordingFile>(4096);
   file->set_delay(std::chrono::milliseconds(5));
   IoOptions o;
+  o.inline_read_bytes = 0;  // these cases pin the pool's queueing
   o.io_threads = 8;
   o.block_size = 0;
   o.max_bytes_in_flight = 100;
@@ -208,4 +211,24 @@ TEST_CASE("io scheduler: counters go to the shared stats object too", "[io][sche
   CHECK(stats->requests == 2);
   CHECK(stats->iops == 3);
   CHECK(stats->bytes_read == 25);
+}
+
+TEST_CASE("io scheduler: small reads run on the submitting thread, large ones on the pool", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(1 << 20);
+  IoOptions o;
+  o.block_size = 0;
+  o.inline_read_bytes = 4096;
+  IoScheduler io(file, o);
+  // A small read is done before submit returns: its future is ready at once.
+  auto small = io.submit({{10, 100}}, 0);
+  CHECK(small.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+  CHECK(small.get().at(0) == slice(10, 100));
+  // A large one goes to the pool: while the file blocks, submit still returns.
+  file->close_gate();
+  auto large = io.submit({{0, 8192}}, 0);
+  file->wait_entered(2);  // the small read before, now the large one on a pool thread
+  CHECK(large.wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout);
+  file->open_gate();
+  CHECK(large.get().at(0) == slice(0, 8192));
+  CHECK(io.stats().iops == 2);
 }

@@ -80,6 +80,7 @@ class HttpStoreBase : public ObjectStore {
     base.block_size = options_.effective_coalesce_gap();
     base.max_iop_size = options_.effective_max_request_size();
     base.io_threads = options_.parallelism;
+    base.inline_read_bytes = 0;  // a request waits a round trip: always on the pool
     return base;
   }
 

@@ -107,9 +107,16 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
     return fut;
   }
   req->remaining = reads.size();
-  std::lock_guard lock(mutex_);
-  for (auto& r : reads) queue_.emplace(priority, PendingRead{req, std::move(r)});
-  pump();
+  std::vector<PendingRead> here;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& r : reads) {
+      if (r.range.length <= options_.inline_read_bytes) here.push_back(PendingRead{req, std::move(r)});
+      else queue_.emplace(priority, PendingRead{req, std::move(r)});
+    }
+    pump();
+  }
+  for (auto& p : here) execute(p);
   return fut;
 }
 
@@ -128,6 +135,16 @@ void IoScheduler::pump() {
 }
 
 void IoScheduler::run_read(PendingRead pending) {
+  execute(pending);
+  const uint64_t length = pending.read.range.length;
+  std::lock_guard lock(mutex_);
+  --running_;
+  bytes_in_flight_ -= length;
+  pump();
+  if (running_ == 0) idle_.notify_all();
+}
+
+void IoScheduler::execute(PendingRead& pending) {
   auto& req = *pending.request;
   const ByteRange rr = pending.read.range;
   if (!req.failed) {
@@ -158,11 +175,6 @@ void IoScheduler::run_read(PendingRead pending) {
     }
   }
   if (--req.remaining == 0 && !req.failed) req.promise.set_value(std::move(req.results));
-  std::lock_guard lock(mutex_);
-  --running_;
-  bytes_in_flight_ -= rr.length;
-  pump();
-  if (running_ == 0) idle_.notify_all();
 }
 
 }  // namespace lance::io
