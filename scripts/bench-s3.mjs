@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchDatasets, mulberry32 } from './bench-datasets.mjs';
 
 const require = createRequire(import.meta.url);
 const arrow = require('apache-arrow');
@@ -35,97 +36,9 @@ const KEY = process.env.RGW_ACCESS_KEY || 'LCKEY', SECRET = process.env.RGW_SECR
 const opts = (ep) => ({ storageOptions: { aws_endpoint: ep, allow_http: 'true', aws_access_key_id: KEY, aws_secret_access_key: SECRET, aws_region: 'us-east-1' } });
 const DB = `s3://lance/bench-s${SCALE}`;
 
-// --- the README benchmark's datasets (scripts/bench.mjs), scaled ------------------------------
-function mulberry32(a) {
-  return () => { a |= 0; a = (a + 0x6D2B79F5) | 0; let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
-}
-const WORDS = 'the of and to in is that for on with as by at from this be are was an or it not which have data lance file format column page chunk value row reader'.split(' ');
-function text(rng, len) {
-  let s = '';
-  while (s.length < len) s += WORDS[Math.floor(rng() * WORDS.length)] + (rng() < 0.1 ? '. ' : ' ');
-  return s.slice(0, len);
-}
-function logNormal(rng, median, sigma) {
-  const u = Math.max(rng(), 1e-12), v = rng();
-  return Math.exp(Math.log(median) + sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
-}
-const F = (n, t, nullable = true) => new arrow.Field(n, t, nullable);
-function tableOf(cols) {
-  const schema = new arrow.Schema(Object.entries(cols).map(([k, [t]]) => F(k, t)));
-  const children = Object.values(cols).map(([t, v]) => arrow.vectorFromArray(v, t).data[0]);
-  const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: children[0].length, children });
-  return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
-}
-const DATASETS = {
-  scalars: {
-    rows: Math.round(10000000 * SCALE), cols: ['id', 'small', 'big', 'x', 'flag', 'cat'], one: 'big',
-    make(rng, lo, hi) {
-      const n = hi - lo;
-      const cats = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu'];
-      return tableOf({
-        id: [new arrow.Int64(), BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i))],
-        small: [new arrow.Int32(), Int32Array.from({ length: n }, () => Math.floor(rng() * 1000))],
-        big: [new arrow.Int64(), BigInt64Array.from({ length: n }, () => BigInt(Math.floor(rng() * 2 ** 52)) - 2n ** 51n)],
-        x: [new arrow.Float64(), Float64Array.from({ length: n }, () => rng() * 1e6)],
-        flag: [new arrow.Bool(), Array.from({ length: n }, () => rng() < 0.5)],
-        cat: [new arrow.Utf8(), Array.from({ length: n }, () => cats[Math.floor(rng() * cats.length)])],
-      });
-    },
-  },
-  vectors: {
-    rows: Math.round(100000 * SCALE), cols: ['id', 'vector'], one: 'vector',
-    make(rng, lo, hi) {
-      const n = hi - lo, dim = 384;
-      const vals = Float32Array.from({ length: n * dim }, () => rng() * 2 - 1);
-      const type = new arrow.FixedSizeList(dim, F('item', new arrow.Float32(), true));
-      const fsl = arrow.makeData({ type, length: n, child: arrow.makeData({ type: new arrow.Float32(), length: n * dim, data: vals }) });
-      const ids = arrow.makeData({ type: new arrow.Int64(), length: n, data: BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i)) });
-      const schema = new arrow.Schema([F('id', new arrow.Int64()), F('vector', type)]);
-      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children: [ids, fsl] });
-      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
-    },
-  },
-  text: {
-    rows: Math.round(110000 * SCALE), cols: ['id', 'url', 'text', 'language', 'score', 'token_count'], one: 'text',
-    make(rng, lo, hi) {
-      const n = hi - lo;
-      const lens = Array.from({ length: n }, () => Math.min(100000, Math.max(50, Math.round(logNormal(rng, 3000, 0.9)))));
-      return tableOf({
-        id: [new arrow.Int64(), BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i))],
-        url: [new arrow.Utf8(), Array.from({ length: n }, (_, i) => `https://example.com/${Math.floor(rng() * 1e6)}/page-${lo + i}`)],
-        text: [new arrow.Utf8(), lens.map((l) => text(rng, l))],
-        language: [new arrow.Utf8(), Array.from({ length: n }, () => ['en', 'de', 'fr', 'es', 'ja', 'zh'][Math.floor(rng() * 6)])],
-        score: [new arrow.Float32(), Float32Array.from({ length: n }, () => rng())],
-        token_count: [new arrow.Int32(), Int32Array.from(lens.map((l) => Math.round(l / 4.5)))],
-      });
-    },
-  },
-  nested: {
-    rows: 8 * 3000, fragments: 8, cols: ['id', 'f16_a', 'f16_b', 'llf', 'li', 'ls', 'lli', 'lst'], one: 'li',
-    make(rng, lo, hi) {
-      const n = hi - lo;
-      const r = (k) => Math.floor(rng() * k);
-      const vec3 = () => Array.from({ length: 3 }, () => Math.round((rng() * 4 - 2) * 64) / 64);
-      const deep = () => (rng() < 0.05 ? null : Array.from({ length: r(3) }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, vec3))));
-      const deepType = new arrow.List(F('item', new arrow.List(F('item', new arrow.List(F('item', new arrow.FixedSizeList(3, F('item', new arrow.Float16()))))))));
-      const cols = {
-        id: { type: new arrow.Int64(), v: Array.from({ length: n }, (_, i) => BigInt(lo + i)) },
-        f16_a: { type: deepType, v: Array.from({ length: n }, deep) },
-        f16_b: { type: deepType, v: Array.from({ length: n }, deep) },
-        llf: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Float32())))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => Array.from({ length: r(5) }, () => Math.fround(rng())))) },
-        li: { type: new arrow.List(F('item', new arrow.Int64())), v: Array.from({ length: n }, () => Array.from({ length: r(8) }, () => BigInt(r(1e9)))) },
-        ls: { type: new arrow.List(F('item', new arrow.Utf8())), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => text(rng, 5 + r(30)))) },
-        lli: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Int32())))), v: Array.from({ length: n }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, () => r(1000)))) },
-        lst: { type: new arrow.List(F('item', new arrow.Struct([F('a', new arrow.Int32()), F('b', new arrow.Float64())]))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => ({ a: r(100), b: rng() }))) },
-      };
-      const schema = new arrow.Schema(Object.entries(cols).map(([k, c]) => F(k, c.type)));
-      const children = Object.values(cols).map((c) => arrow.vectorFromArray(c.v, c.type).data[0]);
-      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children });
-      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
-    },
-  },
-};
+// The README benchmark's datasets (scripts/bench-datasets.mjs), scaled; tables in this order.
+const ALL = benchDatasets(SCALE);
+const DATASETS = { scalars: ALL.scalars, vectors: ALL.vectors, text: ALL.text, nested: ALL.nested };
 
 async function ensure() {
   const db = await lancedb.connect(DB, opts(rgw));
