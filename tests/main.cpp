@@ -1,12 +1,12 @@
 // The test runner's main: Catch2's, after fixing the environment the lance-cli processes
 // started by the tests inherit, so that no test depends on the caller's terminal or settings.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "catch_session.h"
 
 extern char** environ;
 
@@ -32,5 +32,5 @@ void normalize_environment() {
 
 int main(int argc, char* argv[]) {
   normalize_environment();
-  return Catch::Session().run(argc, argv);
+  return run_catch_session(argc, argv);
 }

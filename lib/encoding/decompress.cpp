@@ -8,6 +8,7 @@
 
 #include <google/protobuf/unknown_field_set.h>
 
+#include "common/cpu_pool.h"
 #include "encoding/bitpacking.h"
 #include "encoding/byte_stream_split.h"
 #include "encoding/constant.h"
@@ -180,6 +181,26 @@ const char* encoding_name(const pb::CompressiveEncoding& enc) {
 DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
 
 namespace {
+
+/// Compressed bytes below which a page's values are not worth splitting across threads.
+constexpr uint64_t kFanOutMinBytes = 1 << 20;
+
+/// Boundaries b_0 = 0 < b_1 < … < b_k = num_values of `block`'s values, in runs of about
+/// equal total size, each at least `min_bytes`, at most `max_runs` of them; empty when the
+/// block is too small for two runs.
+std::vector<uint64_t> split_by_weight(const DataBlock& block, uint64_t min_bytes, size_t max_runs) {
+  const uint64_t n = block.num_values;
+  const uint64_t total = n ? block.offset(n) - block.offset(0) : 0;
+  if (max_runs < 2 || total < 2 * min_bytes) return {};
+  const uint64_t runs = std::min<uint64_t>(max_runs, total / min_bytes);
+  const uint64_t target = (total + runs - 1) / runs;
+  std::vector<uint64_t> bounds{0};
+  const uint64_t base = block.offset(0);
+  for (uint64_t i = 1; i < n; ++i)
+    if (block.offset(i) - base >= target * bounds.size()) bounds.push_back(i);
+  bounds.push_back(n);
+  return bounds;
+}
 
 /// How many values a child buffer of `Rle` holds, when its encoding says so by its size
 /// alone: `Flat` (bytes / width), also under `General`. Other children (bit-packing) do
@@ -455,14 +476,29 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
       push_offset(0);
       if (all_known) {
         out.data.resize(total);
-        uint64_t at = 0;
+        std::vector<uint64_t> at(zipped.num_values + 1, 0);
         for (uint64_t i = 0; i < zipped.num_values; ++i) {
-          const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
-          if (end > start)
-            general_decompress_into(scheme, bytes.slice(start, end - start),
-                                    std::span<uint8_t>(out.data.data() + at, sizes[i]));
-          at += sizes[i];
-          push_offset(at);
+          at[i + 1] = at[i] + sizes[i];
+          push_offset(at[i + 1]);
+        }
+        auto decompress_values = [&](uint64_t lo, uint64_t hi) {
+          for (uint64_t i = lo; i < hi; ++i) {
+            const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
+            if (end > start)
+              general_decompress_into(scheme, bytes.slice(start, end - start),
+                                      std::span<uint8_t>(out.data.data() + at[i], sizes[i]));
+          }
+        };
+        // Every value is its own frame with a known place in the output, so a scan's large
+        // page splits across the CPU pool (common/cpu_pool.h) in runs of about equal
+        // compressed size.
+        const std::vector<uint64_t> runs = fan_out_allowed()
+                                               ? split_by_weight(zipped, kFanOutMinBytes, 4 * cpu_pool_threads())
+                                               : std::vector<uint64_t>{};
+        if (runs.size() > 2) {
+          parallel_for(runs.size() - 1, [&](size_t k) { decompress_values(runs[k], runs[k + 1]); });
+        } else {
+          decompress_values(0, zipped.num_values);
         }
         return out;
       }

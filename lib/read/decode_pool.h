@@ -1,29 +1,30 @@
-// Where decode work runs: inline on the calling thread, or as tasks on a shared CPU pool
-// (one thread per core) so that decoding of a batch's columns uses every core while the
+// Where the decode work of a read runs: inline on the calling thread, or as tasks on the
+// CPU pool (common/cpu_pool.h) so that decoding a batch's columns uses every core while the
 // I/O of the next batch is in flight.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 
+#include "common/cpu_pool.h"
+
 namespace lance::read {
 
 enum class DecodeMode {
-  inline_run,  ///< decode on the caller's thread (random access: little to decode)
-  pool,        ///< decode columns as tasks on the CPU pool (scans)
+  inline_run,  ///< decode on the caller's thread, no fan-out (random access: little to decode)
+  pool,        ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)
 };
 
 /// Runs `task(i)` for every i in [0, n) and waits for all; rethrows the first exception.
-/// With `pool`, the caller takes part: it claims indices like the pool's helpers do and
-/// waits only for indices a running helper claimed, so a call from inside a pool task (a
-/// scan batch decoding its fields, a field its pages) never waits on queued work and
-/// cannot deadlock the pool.
-void run_decode_tasks(DecodeMode mode, size_t n, const std::function<void(size_t)>& task);
-
-/// Runs `job` on the CPU pool (fire and forget: `job` must catch its own exceptions).
-void post_to_pool(std::function<void()> job);
+/// `pool`: lance::parallel_for (tasks may fan out further); `inline_run`: in order on this
+/// thread.
+inline void run_decode_tasks(DecodeMode mode, size_t n, const std::function<void(size_t)>& task) {
+  if (mode == DecodeMode::pool) return parallel_for(n, task);
+  FanOutScope none(false);
+  for (size_t i = 0; i < n; ++i) task(i);
+}
 
 /// Threads of the CPU pool (one per core, at least 1).
-size_t pool_threads();
+inline size_t pool_threads() { return cpu_pool_threads(); }
 
 }  // namespace lance::read

@@ -41,7 +41,7 @@ void ScanPipeline::add(uint64_t chain, Start start) {
       // No thread to be had (a thread limit): the pool runs the chain.
     }
   }
-  post_to_pool([this, chain] { run_chain(chain); });
+  post_to_cpu_pool([this, chain] { run_chain(chain); });
 }
 
 void ScanPipeline::start_slot(Slot& s) {

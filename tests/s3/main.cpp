@@ -1,13 +1,13 @@
 // Main of the S3 tests: they need the object store the CTest fixture "s3store" starts
 // (scripts/s3-fixture.sh writes its endpoint to LANCE_S3_ENV). Without it they skip (exit 77),
 // except under CI=true, where a missing store is a failure.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+
+#include "catch_session.h"
 
 int main(int argc, char** argv) {
   bool listing = false;
@@ -22,5 +22,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "skipped: no S3 store (%s missing; see s3_store_start's output)\n", LANCE_S3_ENV);
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return run_catch_session(argc, argv);
 }

@@ -1,4 +1,4 @@
-#include "read/decode_pool.h"
+#include "common/cpu_pool.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -12,7 +12,7 @@
 
 #include "common/cancel.h"
 
-namespace lance::read {
+namespace lance {
 
 namespace {
 
@@ -26,7 +26,9 @@ boost::asio::thread_pool& cpu_pool() {
   return pool;
 }
 
-/// One run_decode_tasks call: indices are claimed from `next`; `done` counts finished ones.
+thread_local bool t_fan_out = false;
+
+/// One parallel_for call: indices are claimed from `next`; `done` counts finished ones.
 struct ParallelFor {
   size_t n = 0;
   const std::function<void(size_t)>* task = nullptr;  // valid while done < n
@@ -37,6 +39,7 @@ struct ParallelFor {
   std::exception_ptr first;
 
   void work() {
+    FanOutScope allow(true);
     for (;;) {
       const size_t i = next.fetch_add(1);
       if (i >= n) return;
@@ -55,12 +58,17 @@ struct ParallelFor {
 
 }  // namespace
 
-size_t pool_threads() { return cores(); }
+FanOutScope::FanOutScope(bool allowed) : saved_(t_fan_out) { t_fan_out = allowed; }
+FanOutScope::~FanOutScope() { t_fan_out = saved_; }
+bool fan_out_allowed() { return t_fan_out; }
 
-void post_to_pool(std::function<void()> job) { boost::asio::post(cpu_pool(), std::move(job)); }
+size_t cpu_pool_threads() { return cores(); }
 
-void run_decode_tasks(DecodeMode mode, size_t n, const std::function<void(size_t)>& task) {
-  if (mode == DecodeMode::inline_run || n <= 1) {
+void post_to_cpu_pool(std::function<void()> job) { boost::asio::post(cpu_pool(), std::move(job)); }
+
+void parallel_for(size_t n, const std::function<void(size_t)>& task) {
+  if (n <= 1) {
+    FanOutScope allow(true);
     for (size_t i = 0; i < n; ++i) task(i);
     return;
   }
@@ -77,4 +85,4 @@ void run_decode_tasks(DecodeMode mode, size_t n, const std::function<void(size_t
   if (pf->first) std::rethrow_exception(pf->first);
 }
 
-}  // namespace lance::read
+}  // namespace lance
