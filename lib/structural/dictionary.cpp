@@ -1,5 +1,9 @@
 #include "structural/dictionary.h"
 
+#include <cstring>
+#include <limits>
+#include <vector>
+
 #include "common/error.h"
 
 namespace lance::structural {
@@ -7,54 +11,128 @@ namespace lance::structural {
 using encoding::DataBlock;
 
 namespace {
-uint64_t index_at(const DataBlock& idx, uint64_t i) {
-  ByteView v(idx.data);
-  switch (idx.bits_per_value) {
-    case 8: return v.read<uint8_t>(i);
-    case 16: return v.read<uint16_t>(i * 2);
-    case 32: return v.read<uint32_t>(i * 4);
-    case 64: return v.read<uint64_t>(i * 8);
-    default: throw_corrupt("dictionary indices of {} bits", idx.bits_per_value);
+
+/// Calls `f(indices)` with the indices as a typed array (8/16/32/64-bit, little-endian).
+template <typename F>
+void with_typed_indices(const DataBlock& idx, F&& f) {
+  const uint64_t n = idx.num_values;
+  const uint32_t bits = idx.bits_per_value;
+  check_corrupt(bits == 8 || bits == 16 || bits == 32 || bits == 64, "dictionary indices of {} bits", bits);
+  check_corrupt(idx.data.size() >= n * (bits / 8), "{} dictionary indices in {} bytes", n, idx.data.size());
+  const uint8_t* p = idx.data.data();
+  // memcpy reads: the buffer need not be aligned for the index type.
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    f([p](uint64_t i) {
+      T v;
+      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+      return static_cast<uint64_t>(v);
+    });
+  };
+  switch (bits) {
+    case 8: return run(uint8_t{});
+    case 16: return run(uint16_t{});
+    case 32: return run(uint32_t{});
+    default: return run(uint64_t{});
   }
 }
+
+[[noreturn]] void bad_index(uint64_t k, uint64_t size) {
+  throw_corrupt("dictionary index {} outside a dictionary of {} items", k, size);
+}
+
+/// Variable-width items: the item bounds are checked once, then every value is one
+/// memcpy into an output sized in a first pass; 32-bit offsets when the output allows
+/// (what Arrow's utf8/binary arrays use), else 64-bit.
+DataBlock lookup_variable(const DataBlock& dict, const DataBlock& indices) {
+  const uint64_t items = dict.num_values, n = indices.num_values;
+  std::vector<uint64_t> start(items + 1);
+  for (uint64_t k = 0; k <= items; ++k) start[k] = dict.offset(k);
+  for (uint64_t k = 0; k < items; ++k)
+    check_corrupt(start[k] <= start[k + 1] && start[k + 1] <= dict.data.size(), "dictionary item {} has bad offsets", k);
+  DataBlock out;
+  out.num_values = n;
+  out.bits_per_value = dict.bits_per_value;
+  with_typed_indices(indices, [&](auto index) {
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t k = index(i);
+      if (k >= items) bad_index(k, items);
+      total += start[k + 1] - start[k];
+    }
+    check_alloc(total, "dictionary lookup");
+    out.data.resize(total);
+    uint8_t* dst = out.data.data();
+    const uint8_t* src = dict.data.data();
+    auto fill = [&](auto offset_tag) {
+      using O = decltype(offset_tag);
+      out.bits_per_offset = 8 * sizeof(O);
+      out.offsets.resize((n + 1) * sizeof(O));
+      O* off = reinterpret_cast<O*>(out.offsets.data());
+      uint64_t at = 0;
+      off[0] = 0;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t k = index(i), len = start[k + 1] - start[k];
+        std::memcpy(dst + at, src + start[k], len);
+        at += len;
+        off[i + 1] = static_cast<O>(at);
+      }
+    };
+    if (total <= std::numeric_limits<uint32_t>::max()) fill(uint32_t{});
+    else fill(uint64_t{});
+  });
+  return out;
+}
+
 }  // namespace
 
 DataBlock lookup_dictionary(const DataBlock& dict, const DataBlock& indices) {
   check_corrupt(!indices.is_variable(), "dictionary indices must be fixed width");
+  if (dict.is_variable()) return lookup_variable(dict, indices);
   DataBlock out;
   out.num_values = indices.num_values;
   out.bits_per_value = dict.bits_per_value;
-  out.bits_per_offset = dict.is_variable() ? 64 : 0;
-  const uint64_t n = indices.num_values;
-  if (dict.is_variable()) {
-    append_le<uint64_t>(out.offsets, 0);
-    for (uint64_t i = 0; i < n; ++i) {
-      uint64_t k = index_at(indices, i);
-      check_corrupt(k < dict.num_values, "dictionary index {} outside a dictionary of {} items", k, dict.num_values);
-      uint64_t b = dict.offset(k), e = dict.offset(k + 1);
-      check_corrupt(b <= e && e <= dict.data.size(), "dictionary item {} has bad offsets", k);
-      out.data.insert(out.data.end(), dict.data.begin() + b, dict.data.begin() + e);
-      append_le<uint64_t>(out.offsets, out.data.size());
-    }
-  } else if (dict.bits_per_value == 1) {
+  const uint64_t n = indices.num_values, items = dict.num_values;
+  if (dict.bits_per_value == 1) {
+    check_corrupt(dict.data.size() * 8 >= items, "dictionary buffer too short");
     out.data.assign((n + 7) / 8, 0);
-    for (uint64_t i = 0; i < n; ++i) {
-      uint64_t k = index_at(indices, i);
-      check_corrupt(k < dict.num_values, "dictionary index {} outside a dictionary of {} items", k, dict.num_values);
-      if (get_bit(dict.data.data(), k)) set_bit(out.data.data(), i);
-    }
-  } else {
-    check_corrupt(dict.bits_per_value % 8 == 0, "dictionary items of {} bits", dict.bits_per_value);
-    const uint64_t w = dict.bits_per_value / 8;
-    check_corrupt(dict.data.size() >= dict.num_values * w, "dictionary buffer too short");
-    check_alloc(n * w, "dictionary lookup");
-    out.data.resize(n * w);
-    for (uint64_t i = 0; i < n; ++i) {
-      uint64_t k = index_at(indices, i);
-      check_corrupt(k < dict.num_values, "dictionary index {} outside a dictionary of {} items", k, dict.num_values);
-      std::memcpy(out.data.data() + i * w, dict.data.data() + k * w, w);
-    }
+    with_typed_indices(indices, [&](auto index) {
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t k = index(i);
+        if (k >= items) bad_index(k, items);
+        if (get_bit(dict.data.data(), k)) set_bit(out.data.data(), i);
+      }
+    });
+    return out;
   }
+  check_corrupt(dict.bits_per_value % 8 == 0, "dictionary items of {} bits", dict.bits_per_value);
+  const uint64_t w = dict.bits_per_value / 8;
+  check_corrupt(dict.data.size() >= items * w, "dictionary buffer too short");
+  check_alloc(n * w, "dictionary lookup");
+  out.data.resize(n * w);
+  uint8_t* dst = out.data.data();
+  const uint8_t* src = dict.data.data();
+  with_typed_indices(indices, [&](auto index) {
+    // A constant width lets the compiler turn the copy into one load and store.
+    auto gather = [&](auto width) {
+      constexpr uint64_t W = decltype(width)::value;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t k = index(i);
+        if (k >= items) bad_index(k, items);
+        std::memcpy(dst + i * W, src + k * W, W);
+      }
+    };
+    switch (w) {
+      case 4: return gather(std::integral_constant<uint64_t, 4>{});
+      case 8: return gather(std::integral_constant<uint64_t, 8>{});
+      default:
+        for (uint64_t i = 0; i < n; ++i) {
+          const uint64_t k = index(i);
+          if (k >= items) bad_index(k, items);
+          std::memcpy(dst + i * w, src + k * w, w);
+        }
+    }
+  });
   return out;
 }
 
