@@ -36,3 +36,23 @@ TEST_CASE("stage clock: separate intervals add up, nothing counted outside them"
   CHECK(st.plan_wall.wall_ns() < 60'000'000u);
   CHECK(st.io_wait_wall.wall_ns() == 0);
 }
+
+TEST_CASE("stage timers nest: time counts to the innermost stage only", "[stats]") {
+  // e.g. planning, around a small read run inline on the planning thread (io/scheduler.cpp).
+  lance::ReadStats st;
+  {
+    lance::StageTimer plan(st.plan_ns, st.plan_wall);
+    std::this_thread::sleep_for(20ms);
+    {
+      lance::StageTimer io(st.io_wait_ns, st.io_wait_wall);
+      std::this_thread::sleep_for(60ms);
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  const double plan_ms = st.plan_ns / 1e6, io_ms = st.io_wait_ns / 1e6;
+  CHECK(io_ms >= 60);
+  CHECK(plan_ms >= 40);
+  CHECK(plan_ms < 60 + 40);  // the inner 60 ms are not planning
+  CHECK(st.plan_wall.wall_ns() / 1e6 < 60 + 40);
+  CHECK(st.io_wait_wall.wall_ns() / 1e6 >= 60);
+}

@@ -46,24 +46,42 @@ class StageClock {
 };
 
 /// Adds the time from construction to destruction to `sum` (this thread's share) and
-/// to `wall` (the union over threads).
+/// to `wall` (the union over threads). Timers nest per thread, and time counts to the
+/// innermost stage only: while a timer is alive, the one it interrupted on the same thread
+/// (e.g. planning, around reads run inline on the planning thread, timed as I/O) is paused.
 class StageTimer {
  public:
-  StageTimer(std::atomic<uint64_t>& sum, StageClock& wall)
-      : sum_(sum), wall_(wall), t0_(std::chrono::steady_clock::now()) {
-    wall_.enter();
+  StageTimer(std::atomic<uint64_t>& sum, StageClock& wall) : sum_(sum), wall_(wall), outer_(current()) {
+    if (outer_) outer_->pause();
+    current() = this;
+    resume();
   }
   ~StageTimer() {
-    wall_.leave();
-    sum_ += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
+    pause();
+    current() = outer_;
+    if (outer_) outer_->resume();
   }
   StageTimer(const StageTimer&) = delete;
   StageTimer& operator=(const StageTimer&) = delete;
 
  private:
+  static StageTimer*& current() {
+    thread_local StageTimer* t = nullptr;
+    return t;
+  }
+  void pause() {
+    wall_.leave();
+    sum_ += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
+  }
+  void resume() {
+    t0_ = std::chrono::steady_clock::now();
+    wall_.enter();
+  }
+
   std::atomic<uint64_t>& sum_;
   StageClock& wall_;
+  StageTimer* outer_;
   std::chrono::steady_clock::time_point t0_;
 };
 
@@ -75,8 +93,8 @@ struct ReadStats {
   // Planning and decoding (read::ColumnReader, structural page decoders)
   std::atomic<uint64_t> pages_touched{0};   ///< page decoders created
   std::atomic<uint64_t> chunks_decoded{0};  ///< mini-block chunks decompressed
-  std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. their waits), ns summed over threads
-  std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads, ns summed over threads
+  std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. waits for metadata reads), ns summed over threads
+  std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads, and running small reads inline (io::IoOptions::inline_read_bytes), ns summed over threads
   std::atomic<uint64_t> decode_ns{0};       ///< decompression and assembly, ns summed over threads
   StageClock plan_wall;                     ///< the same three stages, wall clock (union over threads)
   StageClock io_wait_wall;
