@@ -12,6 +12,7 @@
 #include "app/stdin_input.h"
 #include "app/fragments_option.h"
 #include "app/global_options.h"
+#include "app/input_size.h"
 #include "app/progress.h"
 #include "app/reader_options_env.h"
 #include "app/stats.h"
@@ -42,6 +43,7 @@ struct OutputArgs {
   bool no_header = false;
   std::vector<std::string> columns;
   uint64_t batch_size = read::kDefaultBatchSize;
+  const CLI::Option* batch_size_option = nullptr;  ///< to tell a given --batch-size from the default
   std::string output;  ///< -o FILE; empty = stdout
   std::string stats;   ///< --stats[=text|json]; empty = off
 };
@@ -57,7 +59,11 @@ void add_output_options(CLI::App* cmd, OutputArgs& a) {
   cmd->add_flag("--stats{text}", a.stats,
                 "Print on stderr what was read (requests, I/O operations, bytes, pages, chunks, rows) and where "
                 "the time went; --stats=json for one JSON line");
-  cmd->add_option("--batch-size", a.batch_size, "Rows per decoded batch")->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
+  a.batch_size_option =
+      cmd->add_option("--batch-size", a.batch_size,
+                      "Rows per decoded batch (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
+          ->capture_default_str()
+          ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
 }
 
 struct Output {
@@ -183,7 +189,11 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       // The reader keeps the reads of the next batch in flight while this one is written.
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "scan", end - begin);
       uint64_t rows_out = 0;
-      reader->scan(begin, end, args->batch_size, [&](RecordBatch batch) {
+      const uint64_t batch_rows =
+          args->batch_size_option->count() ? args->batch_size
+                                           : default_scan_batch_rows(local_input_bytes(input_path(*path)),
+                                                                     reader->num_rows(), args->batch_size);
+      reader->scan(begin, end, batch_rows, [&](RecordBatch batch) {
         check_cancelled();  // SIGINT/SIGTERM: stop between batches
         timed_output([&] { out.writer->write(batch); });
         rows_out += batch.num_rows;

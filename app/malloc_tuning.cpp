@@ -1,5 +1,7 @@
 #include "app/malloc_tuning.h"
 
+#include "app/input_size.h"
+
 #include <dirent.h>
 #include <malloc.h>
 #include <sys/stat.h>
@@ -16,21 +18,7 @@ namespace {
 
 /// Inputs smaller than this do not pay for the second exec: loading the shared libraries
 /// again costs ~15 ms of CPU, more than a small scan's page faults.
-constexpr uint64_t kReexecMinBytes = 32 * 1024 * 1024;
-
-/// Bytes of the regular files directly in `dir`, counting stops at `limit`.
-uint64_t files_bytes(const std::string& dir, uint64_t limit) {
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return 0;
-  uint64_t total = 0;
-  while (const dirent* e = ::readdir(d)) {
-    struct stat st {};
-    if (::stat((dir + "/" + e->d_name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<uint64_t>(st.st_size);
-    if (total >= limit) break;
-  }
-  ::closedir(d);
-  return total;
-}
+constexpr uint64_t kReexecMinBytes = kLargeInputBytes;
 
 /// Whether the command line reads at least `limit` bytes, judged from its arguments before
 /// they are parsed: a local .lance file counts its size, a local dataset directory the files
@@ -41,15 +29,14 @@ bool large_input(int argc, char** argv, int first, uint64_t limit) {
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-") return true;
+    if (a.empty() || a[0] == '-') continue;
     struct stat st {};
-    if (a.empty() || a[0] == '-' || ::stat(a.c_str(), &st) != 0) continue;
-    if (S_ISREG(st.st_mode) && a.size() > 6 && a.compare(a.size() - 6, 6, ".lance") == 0) {
-      found = true;
-      total += static_cast<uint64_t>(st.st_size);
-    } else if (S_ISDIR(st.st_mode) && ::access((a + "/_versions").c_str(), F_OK) == 0) {
-      found = true;
-      total += files_bytes(a + "/data", limit);
-    }
+    const bool is_input = ::stat(a.c_str(), &st) == 0 &&
+                          ((S_ISREG(st.st_mode) && a.size() > 6 && a.compare(a.size() - 6, 6, ".lance") == 0) ||
+                           (S_ISDIR(st.st_mode) && ::access((a + "/_versions").c_str(), F_OK) == 0));
+    if (!is_input) continue;
+    found = true;
+    total += local_input_bytes(a, limit);
     if (total >= limit) return true;
   }
   return !found;  // no local input recognised: keep the tuning
