@@ -191,7 +191,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       uint64_t rows_out = 0;
       const uint64_t batch_rows =
           args->batch_size_option->count() ? args->batch_size
-                                           : default_scan_batch_rows(local_input_bytes(input_path(*path)),
+                                           : default_scan_batch_rows(local_input_bytes(input_path(*path)).value_or(0),
                                                                      reader->num_rows(), args->batch_size);
       reader->scan(begin, end, batch_rows, [&](RecordBatch batch) {
         check_cancelled();  // SIGINT/SIGTERM: stop between batches

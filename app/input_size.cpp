@@ -26,13 +26,13 @@ uint64_t files_bytes(const std::string& dir, uint64_t limit) {
 
 }  // namespace
 
-uint64_t local_input_bytes(const std::string& path, uint64_t limit) {
+std::optional<uint64_t> local_input_bytes(const std::string& path, uint64_t limit) {
   struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0) return 0;
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
   if (S_ISREG(st.st_mode) && path.size() > 6 && path.compare(path.size() - 6, 6, ".lance") == 0)
     return static_cast<uint64_t>(st.st_size);
   if (S_ISDIR(st.st_mode) && ::access((path + "/_versions").c_str(), F_OK) == 0) return files_bytes(path + "/data", limit);
-  return 0;
+  return std::nullopt;
 }
 
 uint64_t default_scan_batch_rows(uint64_t input_bytes, uint64_t num_rows, uint64_t default_rows) {

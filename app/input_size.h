@@ -2,14 +2,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace lance::app {
 
 /// Bytes on disk of a local input: a `.lance` file's size, or the total size of a dataset
-/// directory's data files (`<dir>/data/*`). Counting stops once `limit` is reached. 0 for
-/// anything else (object-store URLs, stdin, missing paths, other files).
-uint64_t local_input_bytes(const std::string& path, uint64_t limit = UINT64_MAX);
+/// directory's data files (`<dir>/data/*`; counting stops once `limit` is reached). Empty
+/// for anything else (object-store URLs, stdin, missing paths, other files).
+std::optional<uint64_t> local_input_bytes(const std::string& path, uint64_t limit = UINT64_MAX);
 
 /// Inputs at least this large are "large": they get the malloc re-exec (malloc_tuning.h) and
 /// the larger default scan batches below.

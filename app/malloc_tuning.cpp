@@ -1,16 +1,14 @@
 #include "app/malloc_tuning.h"
 
-#include "app/input_size.h"
-
-#include <dirent.h>
 #include <malloc.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "app/input_size.h"
 
 namespace lance::app {
 
@@ -30,13 +28,10 @@ bool large_input(int argc, char** argv, int first, uint64_t limit) {
     const std::string a = argv[i];
     if (a == "-") return true;
     if (a.empty() || a[0] == '-') continue;
-    struct stat st {};
-    const bool is_input = ::stat(a.c_str(), &st) == 0 &&
-                          ((S_ISREG(st.st_mode) && a.size() > 6 && a.compare(a.size() - 6, 6, ".lance") == 0) ||
-                           (S_ISDIR(st.st_mode) && ::access((a + "/_versions").c_str(), F_OK) == 0));
-    if (!is_input) continue;
+    const auto bytes = local_input_bytes(a, limit);
+    if (!bytes) continue;
     found = true;
-    total += local_input_bytes(a, limit);
+    total += *bytes;
     if (total >= limit) return true;
   }
   return !found;  // no local input recognised: keep the tuning

@@ -38,7 +38,7 @@ TEST_CASE("local input size: a .lance file, a dataset's data files, nothing else
   lance::testing::write_file(ds / "data" / "b.lance", std::string(200, 'b'));
   lance::testing::write_file(ds / "_versions" / "1.manifest", std::string(50, 'm'));
   CHECK(local_input_bytes(ds.string()) == 500);
-  CHECK(local_input_bytes((dir.path() / "missing.lance").string()) == 0);
-  CHECK(local_input_bytes(dir.path().string()) == 0);  // a directory without _versions/
-  CHECK(local_input_bytes("s3://bucket/t.lance") == 0);
+  CHECK_FALSE(local_input_bytes((dir.path() / "missing.lance").string()));
+  CHECK_FALSE(local_input_bytes(dir.path().string()));  // a directory without _versions/
+  CHECK_FALSE(local_input_bytes("s3://bucket/t.lance"));
 }

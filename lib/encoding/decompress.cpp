@@ -476,17 +476,14 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
       push_offset(0);
       if (all_known) {
         out.data.resize(total);
-        std::vector<uint64_t> at(zipped.num_values + 1, 0);
-        for (uint64_t i = 0; i < zipped.num_values; ++i) {
-          at[i + 1] = at[i] + sizes[i];
-          push_offset(at[i + 1]);
-        }
+        uint64_t at = 0;
+        for (uint64_t i = 0; i < zipped.num_values; ++i) push_offset(at += sizes[i]);
         auto decompress_values = [&](uint64_t lo, uint64_t hi) {
           for (uint64_t i = lo; i < hi; ++i) {
             const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
             if (end > start)
               general_decompress_into(scheme, bytes.slice(start, end - start),
-                                      std::span<uint8_t>(out.data.data() + at[i], sizes[i]));
+                                      std::span<uint8_t>(out.data.data() + out.offset(i), sizes[i]));
           }
         };
         // Every value is its own frame with a known place in the output, so a scan's large

@@ -113,9 +113,10 @@ DataBlock lookup_dictionary(const DataBlock& dict, const DataBlock& indices) {
   uint8_t* dst = out.data.data();
   const uint8_t* src = dict.data.data();
   with_typed_indices(indices, [&](auto index) {
-    // A constant width lets the compiler turn the copy into one load and store.
+    // `width`: a compile-time constant for the common widths (the copy becomes one load and
+    // store), the runtime width otherwise.
     auto gather = [&](auto width) {
-      constexpr uint64_t W = decltype(width)::value;
+      const uint64_t W = width;
       for (uint64_t i = 0; i < n; ++i) {
         const uint64_t k = index(i);
         if (k >= items) bad_index(k, items);
@@ -125,12 +126,7 @@ DataBlock lookup_dictionary(const DataBlock& dict, const DataBlock& indices) {
     switch (w) {
       case 4: return gather(std::integral_constant<uint64_t, 4>{});
       case 8: return gather(std::integral_constant<uint64_t, 8>{});
-      default:
-        for (uint64_t i = 0; i < n; ++i) {
-          const uint64_t k = index(i);
-          if (k >= items) bad_index(k, items);
-          std::memcpy(dst + i * w, src + k * w, w);
-        }
+      default: return gather(w);
     }
   });
   return out;
