@@ -12,8 +12,7 @@ namespace lance::app {
 /// for anything else (object-store URLs, stdin, missing paths, other files).
 std::optional<uint64_t> local_input_bytes(const std::string& path, uint64_t limit = UINT64_MAX);
 
-/// Inputs at least this large are "large": they get the malloc re-exec (malloc_tuning.h) and
-/// the larger default scan batches below.
+/// Inputs at least this large are "large": they get the larger default scan batches below.
 constexpr uint64_t kLargeInputBytes = 32 * 1024 * 1024;
 
 /// Rows per batch for a scan without --batch-size: `default_rows` (8192), except for a large

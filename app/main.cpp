@@ -59,7 +59,7 @@ void install_stop_handlers() {
 namespace {
 
 int run_cli(int argc, char** argv) {
-  lance::app::tune_malloc(argc, argv);
+  lance::app::tune_malloc();
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
   install_stop_handlers();
   // libprotobuf logs parse problems (e.g. invalid UTF-8) to stderr; a corrupt file is

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -70,7 +71,18 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
     poll(fds.data(), fds.size(), -1);
     for (auto& p : fds) {
       if (p.fd == in_pipe[1] && (p.revents & (POLLOUT | POLLERR | POLLHUP))) {
+        // lance-cli may exit before reading all of its input (a usage error, say): the write
+        // then fails with EPIPE, and the SIGPIPE it raises is blocked and dropped here.
+        sigset_t pipe_signal, previous;
+        sigemptyset(&pipe_signal);
+        sigaddset(&pipe_signal, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
         ssize_t n = write(in_pipe[1], stdin_text.data() + written, stdin_text.size() - written);
+        if (n < 0 && errno == EPIPE) {
+          const timespec no_wait{0, 0};
+          sigtimedwait(&pipe_signal, nullptr, &no_wait);
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
         if (n > 0) written += static_cast<size_t>(n);
         if (n < 0 || written == stdin_text.size()) {
           close(in_pipe[1]);

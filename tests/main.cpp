@@ -25,7 +25,6 @@ void normalize_environment() {
   for (const char* name : {"NO_COLOR", "COLUMNS", "LINES", "CLICOLOR", "CLICOLOR_FORCE", "GLIBC_TUNABLES"})
     ::unsetenv(name);
   ::setenv("TERM", "xterm-256color", 1);
-  ::setenv("LANCE_CLI_MALLOC_TUNING", "0", 1);
 }
 
 }  // namespace

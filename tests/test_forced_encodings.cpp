@@ -18,8 +18,6 @@
 
 #include <unistd.h>
 
-#include <google/protobuf/any.pb.h>
-#include <google/protobuf/unknown_field_set.h>
 
 #include "cli_runner.h"
 #include "fixtures.h"
@@ -326,7 +324,7 @@ lance::Bytes with_page_layout(const lance::Bytes& file, uint32_t column, int pag
     REQUIRE(meta.ParseFromArray(file.data() + pos, static_cast<int>(len)));
     if (c == column) {
       auto* enc = meta.mutable_pages(page)->mutable_encoding()->mutable_direct();
-      google::protobuf::Any any;
+      ::lance::file::v2::AnyMessage any;
       REQUIRE(any.ParseFromString(enc->encoding()));
       pb::PageLayout layout;
       REQUIRE(layout.ParseFromString(any.value()));
@@ -591,7 +589,7 @@ TEST_CASE("layouts and encodings Lance 8.0 does not write: exit 3 naming the enc
       {"unknown PageLayout member", &ints, 0,
        [](pb::PageLayout& l) {
          l.Clear();
-         l.GetReflection()->MutableUnknownFields(&l)->AddLengthDelimited(6, "");
+         REQUIRE(l.ParseFromString(std::string("\x32\x00", 2)));  // only field 6 (length-delimited, empty): unknown
        },
        "unknown page layout (field 6 of PageLayout) is not supported", "i32_zstd"},
       {"Range values", &ints, 3,
@@ -618,7 +616,7 @@ TEST_CASE("layouts and encodings Lance 8.0 does not write: exit 3 naming the enc
        [](pb::PageLayout& l) {
          auto* v = l.mutable_mini_block_layout()->mutable_value_compression();
          v->Clear();
-         v->GetReflection()->MutableUnknownFields(v)->AddLengthDelimited(16, "");
+         REQUIRE(v->ParseFromString(std::string("\x82\x01\x00", 3)));  // only field 16 (length-delimited, empty): unknown
        },
        "unknown encoding (field 16 of CompressiveEncoding) in a mini-block chunk is not supported", "i32_none"},
       {"Delta per full-zip value", &fullzip, 0,

@@ -24,7 +24,6 @@
 #include "cli_runner.h"
 #include "common/bytes.h"
 #include "format/file_reader.h"
-#include <google/protobuf/any.pb.h>
 
 #include "encodings_v2_1.pb.h"
 #include "file.pb.h"
@@ -127,7 +126,7 @@ lance::Bytes read_bytes(const std::string& path) {
 /// Sets the mini-block layout of a page (2.1+) to claim `items` values.
 void set_miniblock_items(::lance::file::v2::ColumnMetadata::Page& page, uint64_t items) {
   auto* enc = page.mutable_encoding()->mutable_direct();
-  google::protobuf::Any any;
+  ::lance::file::v2::AnyMessage any;
   REQUIRE(any.ParseFromString(enc->encoding()));
   ::lance::encodings21::PageLayout layout;
   REQUIRE(layout.ParseFromString(any.value()));

@@ -6,9 +6,9 @@
 
 #include <optional>
 
-#include <google/protobuf/unknown_field_set.h>
 
 #include "common/cpu_pool.h"
+#include "common/proto_unknown.h"
 #include "encoding/bitpacking.h"
 #include "encoding/byte_stream_split.h"
 #include "encoding/constant.h"
@@ -41,10 +41,9 @@ const char* context_phrase(Context c) {
 [[noreturn]] void unsupported_in(const pb::CompressiveEncoding& enc, Context ctx) {
   if (enc.compression_case() == pb::CompressiveEncoding::COMPRESSION_NOT_SET) {
     // A oneof member newer than our .proto parses as an unknown field.
-    const auto& unknown = enc.GetReflection()->GetUnknownFields(enc);
-    if (!unknown.empty()) {
-      throw_unsupported("unknown encoding (field {} of CompressiveEncoding) in {} is not supported",
-                        unknown.field(0).number(), context_phrase(ctx));
+    if (const uint32_t field = first_unknown_field(enc)) {
+      throw_unsupported("unknown encoding (field {} of CompressiveEncoding) in {} is not supported", field,
+                        context_phrase(ctx));
     }
     throw_corrupt("an encoding with no compression set in {}", context_phrase(ctx));
   }

@@ -1,6 +1,8 @@
 #include "io/scheduler.h"
 
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -31,30 +33,49 @@ struct IoScheduler::Request {
   std::atomic<bool> failed{false};
 };
 
-/// Threads running one io_context. Unlike boost::asio::thread_pool, a thread that cannot be
-/// started (the process or system thread limit) is not fatal: the pool runs with the threads
-/// it got, and only a pool without any thread is an error (thread_pool's constructor would
-/// instead block forever joining the threads it had started).
+/// Threads running one io_context, started as work needs them: a post finding every started
+/// thread busy starts one more, up to `max_threads`. A small local scan whose reads all run
+/// inline starts none (each thread start costs the process ~0.1-0.3 ms). A thread that cannot
+/// be started (the process or system thread limit) is not fatal while another runs; only a
+/// pool left without any thread is an error.
 class IoThreadPool {
  public:
-  explicit IoThreadPool(unsigned threads) : guard_(ctx_.get_executor()) {
-    StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
-    unsigned started = 0;
-    for (; started < threads; ++started) {
-      try {
-        std::thread([this] { ctx_.run(); }).detach();
-      } catch (const std::system_error&) {
-        break;
-      }
-    }
-    if (started == 0) throw_io("cannot start an I/O thread: the process or system limit on threads is reached");
-  }
+  explicit IoThreadPool(unsigned max_threads) : max_threads_(max_threads), guard_(ctx_.get_executor()) {}
   template <typename Fn>
   void post(Fn&& fn) {
-    boost::asio::post(ctx_, std::forward<Fn>(fn));
+    const unsigned busy = busy_.fetch_add(1) + 1;
+    if (busy > started_.load()) {
+      try {
+        start_thread();
+      } catch (...) {
+        busy_.fetch_sub(1);
+        throw;
+      }
+    }
+    boost::asio::post(ctx_, [this, f = std::forward<Fn>(fn)]() mutable {
+      f();
+      busy_.fetch_sub(1);
+    });
   }
 
  private:
+  void start_thread() {
+    std::lock_guard lock(start_mutex_);
+    if (started_.load() >= max_threads_ || busy_.load() <= started_.load()) return;
+    StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
+    try {
+      std::thread([this] { ctx_.run(); }).detach();
+      started_.fetch_add(1);
+    } catch (const std::system_error&) {
+      if (started_.load() == 0) throw_io("cannot start an I/O thread: the process or system limit on threads is reached");
+      max_threads_ = started_.load();  // run with the threads it got
+    }
+  }
+
+  unsigned max_threads_;
+  std::atomic<unsigned> started_{0};
+  std::atomic<unsigned> busy_{0};  ///< posted and not finished
+  std::mutex start_mutex_;
   boost::asio::io_context ctx_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
 };
@@ -62,9 +83,9 @@ class IoThreadPool {
 namespace {
 
 /// One pool for every scheduler of the process (a dataset opens a scheduler per data file;
-/// threads per file would mean dozens of thread starts for a small take). Sized by the first
-/// scheduler's options; each scheduler still bounds its own reads in flight. Never destroyed:
-/// its idle threads end with the process.
+/// threads per file would mean dozens of thread starts for a small take). At most as many
+/// threads as the first scheduler's options ask for; each scheduler still bounds its own reads
+/// in flight. Never destroyed: its idle threads end with the process.
 IoThreadPool& shared_io_pool(unsigned threads) {
   static IoThreadPool* pool = new IoThreadPool(threads);
   return *pool;
@@ -136,7 +157,13 @@ void IoScheduler::pump() {
     queue_.erase(it);
     ++running_;
     bytes_in_flight_ += len;
-    pool_->post([this, p = std::move(pending)]() mutable { run_read(std::move(p)); });
+    try {
+      pool_->post([this, p = std::move(pending)]() mutable { run_read(std::move(p)); });
+    } catch (...) {  // no I/O thread could be started (only ever on a first read, from submit)
+      --running_;
+      bytes_in_flight_ -= len;
+      throw;
+    }
   }
 }
 

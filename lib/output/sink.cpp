@@ -13,7 +13,7 @@
 namespace lance::output {
 
 OutputSink::OutputSink(int fd, size_t block_size)
-    : fd_(fd), block_size_(block_size == 0 ? 1 : block_size), buffer_(block_size_) {}
+    : fd_(fd), block_size_(block_size == 0 ? 1 : block_size), buffer_(new char[block_size_]) {}
 
 OutputSink::~OutputSink() {
   try {
@@ -25,7 +25,7 @@ OutputSink::~OutputSink() {
 void OutputSink::write(std::string_view data) {
   if (failed_) return;
   if (data.size() <= block_size_ - used_) {
-    std::memcpy(buffer_.data() + used_, data.data(), data.size());
+    std::memcpy(buffer_.get() + used_, data.data(), data.size());
     used_ += data.size();
     return;
   }
@@ -33,7 +33,7 @@ void OutputSink::write(std::string_view data) {
   if (data.size() >= block_size_) {
     write_fully(data.data(), data.size());
   } else {
-    std::memcpy(buffer_.data(), data.data(), data.size());
+    std::memcpy(buffer_.get(), data.data(), data.size());
     used_ = data.size();
   }
 }
@@ -42,7 +42,7 @@ void OutputSink::flush() {
   if (failed_ || used_ == 0) return;
   const size_t n = used_;
   used_ = 0;
-  write_fully(buffer_.data(), n);
+  write_fully(buffer_.get(), n);
 }
 
 void OutputSink::write_fully(const char* data, size_t size) {

@@ -3,9 +3,9 @@
 
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace lance::output {
 
@@ -51,7 +51,7 @@ class OutputSink {
 
   int fd_;
   size_t block_size_;
-  std::vector<char> buffer_;
+  std::unique_ptr<char[]> buffer_;  ///< not zero-filled: a page is touched only once written to
   size_t used_ = 0;
   size_t bytes_written_ = 0;
   bool failed_ = false;

@@ -1,12 +1,11 @@
 #include "structural/page_decoder.h"
-#include "structural/sparse.h"
 
-#include <google/protobuf/unknown_field_set.h>
-
+#include "common/proto_unknown.h"
 #include "structural/blob.h"
 #include "structural/constant.h"
 #include "structural/fullzip.h"
 #include "structural/miniblock.h"
+#include "structural/sparse.h"
 
 namespace lance::structural {
 
@@ -23,9 +22,8 @@ std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
     case pb::PageLayout::kSparseLayout: return make_sparse_decoder(ctx, layout.sparse_layout());
     default: {
       // A layout newer than our .proto parses as an unknown field.
-      const auto& unknown = layout.GetReflection()->GetUnknownFields(layout);
-      if (!unknown.empty())
-        throw_unsupported("unknown page layout (field {} of PageLayout) is not supported", unknown.field(0).number());
+      if (const uint32_t field = first_unknown_field(layout))
+        throw_unsupported("unknown page layout (field {} of PageLayout) is not supported", field);
       throw_corrupt("page layout is empty");
     }
   }

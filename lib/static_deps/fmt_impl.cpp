@@ -1,0 +1,21 @@
+// The compiled part of {fmt} (what libfmt.so holds), built into our binaries instead of
+// mapping libfmt.so at every process start (CMakeLists.txt, LANCE_STATIC_DEPS). Debian's
+// libfmt-dev ships the definitions as fmt/format-inl.h; the function templates that the
+// headers declare as exported are instantiated here for char, as libfmt does.
+#include <fmt/format-inl.h>
+
+FMT_BEGIN_NAMESPACE
+namespace detail {
+
+template FMT_API auto dragonbox::to_decimal(float x) noexcept -> dragonbox::decimal_fp<float>;
+template FMT_API auto dragonbox::to_decimal(double x) noexcept -> dragonbox::decimal_fp<double>;
+template FMT_API locale_ref::locale_ref(const std::locale& loc);
+template FMT_API auto locale_ref::get<std::locale>() const -> std::locale;
+template FMT_API auto thousands_sep_impl(locale_ref) -> thousands_sep_result<char>;
+template FMT_API auto decimal_point_impl(locale_ref) -> char;
+template FMT_API void buffer<char>::append(const char*, const char*);
+template FMT_API void vformat_to(buffer<char>&, string_view, basic_format_args<FMT_BUFFER_CONTEXT(char)>,
+                                 locale_ref);
+
+}  // namespace detail
+FMT_END_NAMESPACE
