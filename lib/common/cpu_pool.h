@@ -4,7 +4,8 @@
 // Fan-out is opt-in per thread: a scan's decode tasks run under a FanOutScope, so that a
 // decoder holding a lot of independent work (e.g. the values of a full-zip page, each its
 // own zstd frame: lib/encoding/decompress.cpp) can split it across cores with
-// `fan_out_allowed()`; random access (takes) decodes inline and never fans out.
+// `fan_out_allowed()`; random access (takes) decodes inline, where only a decompression of
+// over 2 MiB fans out (read::DecodeMode::inline_split_large).
 #pragma once
 
 #include <cstddef>

@@ -181,8 +181,9 @@ DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint
 
 namespace {
 
-/// Compressed bytes below which a page's values are not worth splitting across threads.
-constexpr uint64_t kFanOutMinBytes = 1 << 20;
+/// Compressed bytes below which a page's values are not worth splitting across threads: a
+/// run of 256 KiB of zstd text is ~1-2 ms of work, a hand-off to the pool tens of microseconds.
+constexpr uint64_t kFanOutMinBytes = 256 << 10;
 
 /// Boundaries b_0 = 0 < b_1 < … < b_k = num_values of `block`'s values, in runs of about
 /// equal total size, each at least `min_bytes`, at most `max_runs` of them; empty when the
@@ -485,9 +486,9 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
                                       std::span<uint8_t>(out.data.data() + out.offset(i), sizes[i]));
           }
         };
-        // Every value is its own frame with a known place in the output, so a scan's large
-        // page splits across the CPU pool (common/cpu_pool.h) in runs of about equal
-        // compressed size.
+        // Every value is its own frame with a known place in the output, so a large page
+        // (of a scan, or of a take: read::DecodeMode) splits across the CPU pool
+        // (common/cpu_pool.h) in runs of about equal compressed size.
         const std::vector<uint64_t> runs = fan_out_allowed()
                                                ? split_by_weight(zipped, kFanOutMinBytes, 4 * cpu_pool_threads())
                                                : std::vector<uint64_t>{};

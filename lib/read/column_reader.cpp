@@ -102,6 +102,13 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
     StageTimer timer(file_->stats().decode_ns, file_->stats().decode_wall);
     check_internal(pending->slots.size() == pending->pages.size(), "column read finished before it was submitted");
     LeafData out;
+    // Pages whose decoder returns a LeafData of its own wait here, and join `out` together
+    // (structural::append_leaves: one copy, sized once).
+    std::vector<LeafData> decoded;
+    auto join = [&] {
+      structural::append_leaves(out, std::move(decoded));
+      decoded.clear();
+    };
     for (size_t i = 0; i < pending->pages.size(); ++i) {
       const auto& p = pending->pages[i];
       const auto& slot = pending->slots[i];
@@ -113,9 +120,17 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
       }
       with_context([&] { return fmt::format("page {}", p.page); }, [&] {
         auto& dec = decoder_for(p.page);
-        with_context(dec.layout_name(), [&] { dec.decode_into(p.local, std::move(mine), out); });
+        with_context(dec.layout_name(), [&] {
+          if (dec.decodes_in_place()) {
+            join();
+            dec.decode_into(p.local, std::move(mine), out);
+          } else {
+            decoded.push_back(dec.decode(p.local, std::move(mine)));
+          }
+        });
       });
     }
+    join();
     return out;
   });
 }

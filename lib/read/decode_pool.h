@@ -11,16 +11,21 @@
 namespace lance::read {
 
 enum class DecodeMode {
-  inline_run,  ///< decode on the caller's thread, no fan-out (random access: little to decode)
+  inline_run,  ///< decode on the caller's thread, no fan-out
+  /// Decode on the caller's thread; only a decompression big enough to split (per-value
+  /// zstd/lz4 values of >= 512 KiB compressed in a page, lib/encoding/decompress.cpp) runs its parts on
+  /// the pool. Random access: a take of a few rows pays no hand-off, one of 2048 long texts
+  /// (40+ ms of zstd) uses both cores.
+  inline_split_large,
   pool,        ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)
 };
 
 /// Runs `task(i)` for every i in [0, n) and waits for all; rethrows the first exception.
-/// `pool`: lance::parallel_for (tasks may fan out further); `inline_run`: in order on this
-/// thread.
+/// `pool`: lance::parallel_for (tasks may fan out further); `inline_run` and
+/// `inline_split_large`: in order on this thread (the latter lets a large decompression fan out).
 inline void run_decode_tasks(DecodeMode mode, size_t n, const std::function<void(size_t)>& task) {
   if (mode == DecodeMode::pool) return parallel_for(n, task);
-  FanOutScope none(false);
+  FanOutScope none(mode == DecodeMode::inline_split_large);
   for (size_t i = 0; i < n; ++i) task(i);
 }
 

@@ -16,7 +16,7 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vect
     : file_(std::move(file)),
       field_indices_(std::move(fields)),
       scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
-      take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_run)),
+      take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_split_large)),
       decode_mode_(scan_decode_mode_) {
   for (size_t fi : field_indices_) {
     readers_.push_back(make_field_reader(file_, fi, options));
@@ -28,7 +28,7 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std
                              const ReaderOptions& options)
     : file_(std::move(file)),
       scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
-      take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_run)),
+      take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_split_large)),
       decode_mode_(scan_decode_mode_) {
   for (const auto& c : columns) {
     field_indices_.push_back(c.field);

@@ -187,4 +187,27 @@ void append_leaf(LeafData& dst, LeafData&& src) {
   dst.num_rows += src.num_rows;
 }
 
+void append_leaves(LeafData& dst, std::vector<LeafData>&& pieces) {
+  if (pieces.empty()) return;
+  size_t first = 0;
+  if (dst.num_rows == 0 && dst.num_levels() == 0) append_leaf(dst, std::move(pieces[first++]));  // taken over whole
+  if (first == pieces.size()) return;
+  uint64_t data = dst.values.data.size(), offsets = dst.values.offsets.size(), rep = dst.rep.size(),
+           def = dst.def.size();
+  for (size_t i = first; i < pieces.size(); ++i) {
+    const LeafData& p = pieces[i];
+    data += p.values.data.size();
+    offsets += p.values.num_values * 8;
+    rep += p.rep.empty() ? p.num_levels() : p.rep.size();
+    def += p.def.empty() ? p.num_levels() : p.def.size();
+  }
+  if (dst.values.children.empty()) {
+    dst.values.data.reserve(data);
+    if (dst.values.is_variable()) dst.values.offsets.reserve(offsets + 8);
+  }
+  if (!dst.rep.empty()) dst.rep.reserve(rep);
+  if (!dst.def.empty()) dst.def.reserve(def);
+  for (size_t i = first; i < pieces.size(); ++i) append_leaf(dst, std::move(pieces[i]));
+}
+
 }  // namespace lance::structural

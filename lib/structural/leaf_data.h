@@ -48,4 +48,8 @@ void remap_def_levels(LeafData& leaf, const std::vector<RepDefLayer>& to);
 /// Appends rows of `src` (all of it) to `dst`: levels, values and row count.
 void append_leaf(LeafData& dst, LeafData&& src);
 
+/// `append_leaf` of every piece in order, with `dst`'s buffers grown once to their final size
+/// first: each byte is copied once (appending page after page regrows, and recopies, them).
+void append_leaves(LeafData& dst, std::vector<LeafData>&& pieces);
+
 }  // namespace lance::structural

@@ -162,6 +162,7 @@ class MiniBlockDecoder final : public PageDecoder {
     return out;
   }
 
+  bool decodes_in_place() const override { return true; }
   void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) override {
     if (rows.empty()) {
       if (out.num_rows == 0 && out.num_levels() == 0) out.layers = layers_;

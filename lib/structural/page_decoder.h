@@ -64,6 +64,8 @@ class PageDecoder {
   virtual void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) {
     append_leaf(out, decode(rows, std::move(parts)));
   }
+  /// Whether `decode_into` writes into `out` itself (no LeafData of its own to append).
+  virtual bool decodes_in_place() const { return false; }
   /// Layout name for messages: "mini-block", "full-zip", "constant", ...
   virtual const char* layout_name() const = 0;
 };
