@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/error.h"
+#include "structural/leaf_data.h"
 #include "structural/repdef.h"
 
 using namespace lance::structural;
@@ -227,4 +228,49 @@ TEST_CASE("unravel: level counts that disagree are corrupt", "[repdef]") {
   CHECK_THROWS_AS(unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST}, {1}, {2}, 1), Error);
   // no layers at all
   CHECK_THROWS_AS(unravel({}, {}, {}, 0), Error);
+}
+
+namespace {
+
+/// A list<utf8> leaf of `values`, every row a one-item list, the items nullable.
+LeafData utf8_list_leaf(const std::vector<std::string>& values) {
+  LeafData leaf;
+  leaf.layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST};
+  leaf.values.bits_per_offset = 64;
+  lance::append_le<uint64_t>(leaf.values.offsets, 0);
+  for (const auto& v : values) {
+    leaf.values.data.insert(leaf.values.data.end(), v.begin(), v.end());
+    lance::append_le<uint64_t>(leaf.values.offsets, leaf.values.data.size());
+    leaf.rep.push_back(1);
+    leaf.def.push_back(0);
+  }
+  leaf.values.num_values = values.size();
+  leaf.num_rows = values.size();
+  return leaf;
+}
+
+}  // namespace
+
+TEST_CASE("append_leaves joins pages as append_leaf does, one after another", "[repdef][leaf]") {
+  const std::vector<std::vector<std::string>> pages = {{"a", "bb"}, {}, {"ccc"}, {"", "dddd", "e"}};
+  LeafData one_by_one, at_once;
+  std::vector<LeafData> pieces;
+  for (const auto& p : pages) {
+    append_leaf(one_by_one, utf8_list_leaf(p));
+    pieces.push_back(utf8_list_leaf(p));
+  }
+  SECTION("into an empty leaf") { append_leaves(at_once, std::move(pieces)); }
+  SECTION("after rows already there") {
+    at_once = utf8_list_leaf(pages[0]);
+    pieces.erase(pieces.begin());
+    append_leaves(at_once, std::move(pieces));
+  }
+  CHECK(at_once.num_rows == one_by_one.num_rows);
+  CHECK(at_once.num_rows == 6);
+  CHECK(at_once.rep == one_by_one.rep);
+  CHECK(at_once.def == one_by_one.def);
+  CHECK(at_once.values.num_values == one_by_one.values.num_values);
+  CHECK(at_once.values.data == one_by_one.values.data);
+  CHECK(at_once.values.offsets == one_by_one.values.offsets);
+  CHECK(std::string(at_once.values.data.begin(), at_once.values.data.end()) == "abbcccdddde");
 }
