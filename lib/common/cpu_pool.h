@@ -5,7 +5,7 @@
 // decoder holding a lot of independent work (e.g. the values of a full-zip page, each its
 // own zstd frame: lib/encoding/decompress.cpp) can split it across cores with
 // `fan_out_allowed()`; random access (takes) decodes inline, where only a decompression of
-// over 2 MiB fans out (read::DecodeMode::inline_split_large).
+// over 512 KiB fans out (read::DecodeMode::inline_split_large).
 #pragma once
 
 #include <cstddef>

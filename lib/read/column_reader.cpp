@@ -105,8 +105,11 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
     // Pages whose decoder returns a LeafData of its own wait here, and join `out` together
     // (structural::append_leaves: one copy, sized once).
     std::vector<LeafData> decoded;
-    auto join = [&] {
-      structural::append_leaves(out, std::move(decoded));
+    size_t first_decoded = 0;  // page number of decoded[0]
+    auto join = [&](size_t last) {
+      if (decoded.empty()) return;
+      with_context([&] { return fmt::format("pages {}-{}", first_decoded, last); },
+                   [&] { structural::append_leaves(out, std::move(decoded)); });
       decoded.clear();
     };
     for (size_t i = 0; i < pending->pages.size(); ++i) {
@@ -118,19 +121,19 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
         mine.assign(std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
                     std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
       }
+      const bool in_place = with_context([&] { return fmt::format("page {}", p.page); },
+                                         [&] { return decoder_for(p.page).decodes_in_place(); });
+      if (in_place && i > 0) join(pending->pages[i - 1].page);
+      if (!in_place && decoded.empty()) first_decoded = p.page;
       with_context([&] { return fmt::format("page {}", p.page); }, [&] {
         auto& dec = decoder_for(p.page);
         with_context(dec.layout_name(), [&] {
-          if (dec.decodes_in_place()) {
-            join();
-            dec.decode_into(p.local, std::move(mine), out);
-          } else {
-            decoded.push_back(dec.decode(p.local, std::move(mine)));
-          }
+          if (in_place) dec.decode_into(p.local, std::move(mine), out);
+          else decoded.push_back(dec.decode(p.local, std::move(mine)));
         });
       });
     }
-    join();
+    if (!pending->pages.empty()) join(pending->pages.back().page);
     return out;
   });
 }

@@ -126,7 +126,7 @@ class FullZipDecoder final : public PageDecoder {
     // zipped bytes of all their rows: one pass gathers them, one decompression sizes the
     // output once (a take of 2048 scattered rows is 2048 ranges).
     for (const auto& r : rows) out.num_rows += r.size();
-    unzip(parts, out.num_rows, out);
+    unzip(parts, rows, out.num_rows, out);
     return out;
   }
 
@@ -152,8 +152,9 @@ class FullZipDecoder final : public PageDecoder {
   }
 
   /// The values (and levels) of `num_rows` rows from their zipped bytes, `parts` one after
-  /// another (each part holds whole rows).
-  void unzip(std::vector<Bytes>& parts, uint64_t num_rows, LeafData& out) const {
+  /// another; part i holds the whole rows of `rows[i]`, and exactly those (empty `rows`: one
+  /// part, checked as a whole).
+  void unzip(std::vector<Bytes>& parts, std::span<const RowRange> rows, uint64_t num_rows, LeafData& out) const {
     const uint32_t bits_def = layout_.bits_def();
     const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
     const uint16_t top = static_cast<uint16_t>(max_rep_);
@@ -189,11 +190,13 @@ class FullZipDecoder final : public PageDecoder {
     zipped.data.reserve(total);
     if (variable_ && max_rep_ == 0) zipped.offsets.reserve((num_rows + 1) * 8);
     uint64_t rows_seen = 0;
-    for (const Bytes& part : parts) {
-      const ByteView bytes(part);
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const ByteView bytes(parts[k]);
+      const uint64_t rows_before = rows_seen;
       uint64_t pos = 0;
       while (pos < bytes.size()) {
         uint16_t rep = 0, def = 0;
+        const bool part_start = pos == 0;
         if (has_levels) {
           uint32_t word = cw_bytes_ == 1 ? bytes.read<uint8_t>(pos) : cw_bytes_ == 2 ? bytes.read<uint16_t>(pos)
                                                                                       : bytes.read<uint32_t>(pos);
@@ -203,6 +206,7 @@ class FullZipDecoder final : public PageDecoder {
           if (layout_.bits_rep() > 0) out.rep.push_back(rep);
           if (bits_def > 0) out.def.push_back(def);
         }
+        check_corrupt(max_rep_ == 0 || !part_start || rep == top, "full-zip data of a row range starts inside a row");
         if (max_rep_ == 0 || rep == top) ++rows_seen;
         const bool visible = def <= max_visible_def_;
         if (visible) {
@@ -224,6 +228,9 @@ class FullZipDecoder final : public PageDecoder {
         }
       }
       check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
+      if (k < rows.size())
+        check_corrupt(rows_seen - rows_before == rows[k].size(), "full-zip data of rows [{}, {}) holds {} rows",
+                      rows[k].begin, rows[k].end, rows_seen - rows_before);
     }
     check_corrupt(rows_seen == num_rows, "full-zip data holds {} rows, expected {}", rows_seen, num_rows);
     finish_values(std::move(zipped), out);
