@@ -324,7 +324,7 @@ lance::Bytes with_page_layout(const lance::Bytes& file, uint32_t column, int pag
     REQUIRE(meta.ParseFromArray(file.data() + pos, static_cast<int>(len)));
     if (c == column) {
       auto* enc = meta.mutable_pages(page)->mutable_encoding()->mutable_direct();
-      ::lance::file::v2::AnyMessage any;
+      ::lance::wire::AnyMessage any;
       REQUIRE(any.ParseFromString(enc->encoding()));
       pb::PageLayout layout;
       REQUIRE(layout.ParseFromString(any.value()));

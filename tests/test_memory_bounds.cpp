@@ -126,7 +126,7 @@ lance::Bytes read_bytes(const std::string& path) {
 /// Sets the mini-block layout of a page (2.1+) to claim `items` values.
 void set_miniblock_items(::lance::file::v2::ColumnMetadata::Page& page, uint64_t items) {
   auto* enc = page.mutable_encoding()->mutable_direct();
-  ::lance::file::v2::AnyMessage any;
+  ::lance::wire::AnyMessage any;
   REQUIRE(any.ParseFromString(enc->encoding()));
   ::lance::encodings21::PageLayout layout;
   REQUIRE(layout.ParseFromString(any.value()));

@@ -6,7 +6,6 @@
 
 #include <optional>
 
-
 #include "common/cpu_pool.h"
 #include "common/proto_unknown.h"
 #include "encoding/bitpacking.h"

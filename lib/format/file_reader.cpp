@@ -1,6 +1,5 @@
 #include "format/file_reader.h"
 
-
 #include <algorithm>
 
 #include "file.pb.h"
@@ -156,7 +155,7 @@ void FileReader::load() {
           col.buffers.push_back(r);
         }
         if (meta.encoding().has_direct()) {
-          ::lance::file::v2::AnyMessage any;
+          ::lance::wire::AnyMessage any;
           parse_proto(any, ByteView(reinterpret_cast<const uint8_t*>(meta.encoding().direct().encoding().data()),
                                     meta.encoding().direct().encoding().size()), "column encoding");
           parse_proto(col.encoding, ByteView(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size()),
@@ -179,7 +178,7 @@ void FileReader::load() {
             if (pm.encoding().has_indirect())
               throw_unsupported("deferred (indirect) page encodings are not supported");
             if (!pm.encoding().has_direct()) throw_corrupt("page has no encoding");
-            ::lance::file::v2::AnyMessage any;
+            ::lance::wire::AnyMessage any;
             const auto& enc = pm.encoding().direct().encoding();
             parse_proto(any, ByteView(reinterpret_cast<const uint8_t*>(enc.data()), enc.size()), "page encoding");
             page.encoding_type_url = any.type_url();

@@ -12,9 +12,9 @@ namespace lance::read {
 
 enum class DecodeMode {
   inline_run,  ///< decode on the caller's thread, no fan-out
-  /// Decode on the caller's thread; only a decompression big enough to split (per-value
-  /// zstd/lz4 values of >= 512 KiB compressed in a page, lib/encoding/decompress.cpp) runs its parts on
-  /// the pool. Random access: a take of a few rows pays no hand-off, one of 2048 long texts
+  /// Decode on the caller's thread; only a decompression big enough to split (a page's
+  /// per-value zstd/lz4 values of >= 512 KiB compressed, lib/encoding/decompress.cpp) runs
+  /// its parts on the pool. Random access: a take of a few rows pays no hand-off, one of 2048 long texts
   /// (40+ ms of zstd) uses both cores.
   inline_split_large,
   pool,        ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)

@@ -152,8 +152,7 @@ class FullZipDecoder final : public PageDecoder {
   }
 
   /// The values (and levels) of `num_rows` rows from their zipped bytes, `parts` one after
-  /// another; part i holds the whole rows of `rows[i]`, and exactly those (empty `rows`: one
-  /// part, checked as a whole).
+  /// another; part i holds the whole rows of `rows[i]`, and exactly those.
   void unzip(std::vector<Bytes>& parts, std::span<const RowRange> rows, uint64_t num_rows, LeafData& out) const {
     const uint32_t bits_def = layout_.bits_def();
     const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
@@ -189,10 +188,9 @@ class FullZipDecoder final : public PageDecoder {
     // The values are the zipped bytes less control words and length prefixes: `total` bounds them.
     zipped.data.reserve(total);
     if (variable_ && max_rep_ == 0) zipped.offsets.reserve((num_rows + 1) * 8);
-    uint64_t rows_seen = 0;
     for (size_t k = 0; k < parts.size(); ++k) {
       const ByteView bytes(parts[k]);
-      const uint64_t rows_before = rows_seen;
+      uint64_t rows_seen = 0;
       uint64_t pos = 0;
       while (pos < bytes.size()) {
         uint16_t rep = 0, def = 0;
@@ -228,11 +226,9 @@ class FullZipDecoder final : public PageDecoder {
         }
       }
       check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
-      if (k < rows.size())
-        check_corrupt(rows_seen - rows_before == rows[k].size(), "full-zip data of rows [{}, {}) holds {} rows",
-                      rows[k].begin, rows[k].end, rows_seen - rows_before);
+      check_corrupt(rows_seen == rows[k].size(), "full-zip data of rows [{}, {}) holds {} rows", rows[k].begin,
+                    rows[k].end, rows_seen);
     }
-    check_corrupt(rows_seen == num_rows, "full-zip data holds {} rows, expected {}", rows_seen, num_rows);
     finish_values(std::move(zipped), out);
   }
 
