@@ -341,8 +341,10 @@ TEST_CASE("progress: redrawn while a long scan runs", "[cli][progress][pty]") {
     WARN("util-linux script is not installed: skipped");
     return;
   }
-  // A scan lasting well over a second (1-row batches, many times over) with a 100 ms delay:
-  // the line must be drawn more than once, each time with \r.
+  // A take held for over a second, however fast the machine: its rows (several MiB of CSV) go
+  // to a pipe whose reader sleeps 1.2 s first, so the writer blocks once the pipe and the
+  // output block are full. With a 100 ms delay and a redraw every 250 ms, the line must be
+  // drawn more than once, each time with \r.
   TempDir dir("progress-long");
   const std::string rows_file = dir.file("rows.txt");
   {
@@ -350,12 +352,12 @@ TEST_CASE("progress: redrawn while a long scan runs", "[cli][progress][pty]") {
     for (int rep = 0; rep < 40; ++rep) f << "0-1999\n";
   }
   auto r = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=100 LANCE_CLI take " + shell_quote(sample()) + " --rows-file " +
-                      shell_quote(rows_file) + " --batch-size 50 -f csv > /dev/null");
+                      shell_quote(rows_file) + " --batch-size 50 -f csv | { sleep 1.2; cat > /dev/null; }");
   INFO(r.tty.size());
   REQUIRE(r.exit_code == 0);
   size_t draws = 0;
   for (size_t p = r.tty.find("\rtake "); p != std::string::npos; p = r.tty.find("\rtake ", p + 1)) ++draws;
-  CHECK(draws >= 1);
+  CHECK(draws >= 2);
   CHECK(contains(r.tty, "rows/s"));
   CHECK(r.tty.substr(r.tty.size() - 4) == "\r\x1b[K");
 }
