@@ -84,6 +84,15 @@ struct DecodedChunk {
   /// with many rows in one chunk then finds each row without rescanning the levels.
   std::vector<uint64_t> starts, visible_before;
   bool indexed = false;
+  /// Row starts and visible values in the whole chunk, counted on first use (lists only).
+  int64_t num_starts = -1;
+  uint64_t num_visible = 0;
+};
+
+/// Where a row starts inside a chunk: its level index and the visible values before it.
+struct StartPos {
+  uint64_t level = 0;
+  uint64_t visible_before = 0;
 };
 
 /// Room for `extra` more elements, growing geometrically (pages append one after another).
@@ -212,9 +221,12 @@ class MiniBlockDecoder final : public PageDecoder {
     }
     encoding::DataBlock indices;  // dictionary pages: looked up once at the end
     encoding::DataBlock& values = dictionary_ ? indices : dst.values;
+    // Many row ranges (a take) look up row starts in the same chunks again and again: index
+    // each chunk once. A scan's one range per page needs at most two starts per chunk.
+    const bool index_chunks = rows.size() > 2;
     for (const auto& range : rows) {
       auto [first, last] = chunks_of(range);
-      extract_into(range, first, last, decoded, dst, values);
+      extract_into(range, first, last, decoded, dst, values, index_chunks);
     }
     if (dictionary_) dst.values = lookup_dictionary(*dictionary_, indices);
     if (!direct) append_leaf(out, std::move(own));
@@ -252,7 +264,7 @@ class MiniBlockDecoder final : public PageDecoder {
   /// Appends rows `range` (held by chunks [first, last]) to `out`: levels to out.rep /
   /// out.def, visible values to `values`; each chunk's slice is copied once.
   void extract_into(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded,
-                    LeafData& out, encoding::DataBlock& values) const {
+                    LeafData& out, encoding::DataBlock& values, bool index_chunks) const {
     out.num_rows += range.size();
     if (max_rep_ == 0) {
       // One level (and one value slot) per row.
@@ -281,38 +293,87 @@ class MiniBlockDecoder final : public PageDecoder {
     bool begun = false;
     for (size_t c = first; c <= last; ++c) {
       DecodedChunk& dc = decoded.at(c);
-      index_chunk(dc);
-      const auto& st = dc.starts;
-      uint64_t seg_begin = 0, first_start = 0;  // first_start: index into st of seg_begin's start
+      if (index_chunks) index_chunk(dc);
+      count_starts(dc);
+      const uint64_t num_starts = static_cast<uint64_t>(dc.num_starts);
+      uint64_t seg_begin = 0, items_begin = 0;
+      uint64_t first_start = 0;  // the start (index among the chunk's starts) after seg_begin's
       if (!begun) {
-        if (skip >= st.size()) {
+        if (skip >= num_starts) {
           check_corrupt(c == first, "row {} not found in its chunks", range.begin);
           continue;
         }
         begun = true;
-        seg_begin = st[skip];
-        first_start = skip;
+        const StartPos p = start_at(dc, skip);
+        seg_begin = p.level;
+        items_begin = p.visible_before;
         rows_started = 1;
-        first_start += 1;  // later starts in this chunk end rows
+        first_start = skip + 1;  // later starts in this chunk end rows
       }
       // The start ending the range: the (need - rows_started)-th start from `first_start`.
       const uint64_t k = first_start + (need - rows_started);
-      uint64_t seg_end = dc.rep.size(), items_end = dc.visible_before.back();
+      uint64_t seg_end = dc.rep.size(), items_end = dc.num_visible;
       bool finished = false;
-      if (k < st.size()) {
-        seg_end = st[k];
-        items_end = dc.visible_before[k];
+      if (k < num_starts) {
+        const StartPos p = start_at(dc, k);
+        seg_end = p.level;
+        items_end = p.visible_before;
         finished = true;
       } else {
-        rows_started += st.size() - first_start;
+        rows_started += num_starts - first_start;
       }
-      const uint64_t items_begin = seg_begin == 0 ? 0 : dc.visible_before[first_start - 1];
       out.rep.insert(out.rep.end(), dc.rep.begin() + seg_begin, dc.rep.begin() + seg_end);
       if (!dc.def.empty()) out.def.insert(out.def.end(), dc.def.begin() + seg_begin, dc.def.begin() + seg_end);
       append_values(values, dc.values, items_begin, items_end);
       if (finished) break;
     }
     check_corrupt(begun, "row {} not found in its chunks", range.begin);
+  }
+
+  /// Counts the chunk's row starts and visible values (once): two passes that write nothing.
+  void count_starts(DecodedChunk& dc) const {
+    if (dc.num_starts >= 0) return;
+    if (dc.indexed) {
+      dc.num_starts = static_cast<int64_t>(dc.starts.size());
+      dc.num_visible = dc.visible_before.back();
+      return;
+    }
+    const uint16_t top = static_cast<uint16_t>(max_rep_);
+    const uint64_t n = dc.rep.size();
+    const uint16_t* rp = dc.rep.data();
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; ++i) count += rp[i] == top;
+    uint64_t visible = n;
+    if (!dc.def.empty()) {
+      check_corrupt(dc.def.size() == n, "rep and def level counts differ");
+      const uint16_t* dp = dc.def.data();
+      const uint16_t max_visible = static_cast<uint16_t>(max_visible_def_);
+      visible = 0;
+      for (uint64_t i = 0; i < n; ++i) visible += dp[i] <= max_visible;
+    }
+    dc.num_starts = static_cast<int64_t>(count);
+    dc.num_visible = visible;
+  }
+
+  /// The `k`-th row start of a chunk (k below its count of starts): from the index when the
+  /// chunk has one, else by a scan of its levels up to that start.
+  StartPos start_at(const DecodedChunk& dc, uint64_t k) const {
+    if (dc.indexed) return {dc.starts[k], dc.visible_before[k]};
+    const uint16_t top = static_cast<uint16_t>(max_rep_);
+    const uint16_t* rp = dc.rep.data();
+    const uint64_t n = dc.rep.size();
+    if (k == 0 && n > 0 && rp[0] == top) return {0, 0};
+    uint64_t seen = 0, i = 0;
+    for (; i < n; ++i) {
+      if (rp[i] == top && seen++ == k) break;
+    }
+    check_corrupt(i < n, "row start {} not found in a chunk of {} levels", k, n);
+    if (dc.def.empty()) return {i, i};
+    const uint16_t* dp = dc.def.data();
+    const uint16_t max_visible = static_cast<uint16_t>(max_visible_def_);
+    uint64_t visible = 0;
+    for (uint64_t j = 0; j < i; ++j) visible += dp[j] <= max_visible;
+    return {i, visible};
   }
 
   /// Fills `dc.starts` / `dc.visible_before` (once).
