@@ -274,3 +274,141 @@ TEST_CASE("append_leaves joins pages as append_leaf does, one after another", "[
   CHECK(at_once.values.offsets == one_by_one.values.offsets);
   CHECK(std::string(at_once.values.data.begin(), at_once.values.data.end()) == "abbcccdddde");
 }
+
+// ---------------------------------------------------------------------------------------
+// unravel against a plain reading of the rules, level by level (no tables, no passes per
+// layer), on random layer stacks and random levels, bad ones included.
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+/// The rules of repdef.h applied to one level at a time; throws lance::Error for levels
+/// that do not fit. Layers innermost first, result outermost first.
+std::vector<LayerSlots> unravel_by_level(const std::vector<RepDefLayer>& inner_first, const std::vector<uint16_t>& rep,
+                                         const std::vector<uint16_t>& def, uint64_t n) {
+  const size_t m = inner_first.size();
+  struct L {
+    bool list = false;
+    int valid_max = 0, null_def = -1, empty_def = -1, depth = 0;
+  };
+  std::vector<L> lay(m);
+  int cum = 0, depth = 0;
+  for (size_t i = 0; i < m; ++i) {
+    L& l = lay[m - 1 - i];
+    const RepDefLayer k = inner_first[i];
+    l.valid_max = cum;
+    l.list = is_list_layer(k);
+    if (l.list) l.depth = ++depth;
+    if (k == pb::REPDEF_NULLABLE_ITEM || k == pb::REPDEF_NULLABLE_LIST) l.null_def = cum + 1;
+    if (k == pb::REPDEF_EMPTYABLE_LIST) l.empty_def = cum + 1;
+    if (k == pb::REPDEF_NULL_AND_EMPTY_LIST) l.null_def = cum + 1, l.empty_def = cum + 2;
+    cum += def_levels_of(k);
+  }
+  for (uint64_t e = 0; e < n && !rep.empty(); ++e)
+    if (rep[e] > depth) lance::throw_corrupt("rep");
+  std::vector<LayerSlots> out(m);
+  for (size_t k = 0; k < m; ++k) out[k].is_list = lay[k].list;
+  std::vector<int64_t> children(m, 0);
+  bool open = false;
+  for (uint64_t e = 0; e < n; ++e) {
+    const int r = rep.empty() ? depth : rep[e];
+    const int d = def.empty() ? 0 : def[e];
+    if (d > cum) lance::throw_corrupt("def");
+    size_t start = 0;
+    if (r == depth) {
+      open = true;
+    } else {
+      if (!open) lance::throw_corrupt("open");
+      for (size_t k = 0; k < m; ++k)
+        if (lay[k].list && lay[k].depth == r + 1) start = k + 1;
+    }
+    bool outer_null = false;
+    for (size_t k = start; k < m; ++k) {
+      if (k > 0 && lay[k - 1].list) ++children[k - 1];
+      if (lay[k].list) out[k].offsets.push_back(children[k]);
+      uint8_t valid = 1;
+      bool stop = false;
+      if (outer_null) {
+        valid = 0;
+        stop = lay[k].list;
+      } else if (d > lay[k].valid_max) {
+        const bool is_null = d == lay[k].null_def;
+        if (!is_null && d != lay[k].empty_def) lance::throw_corrupt("meaning");
+        valid = is_null ? 0 : 1;
+        stop = lay[k].list || !is_null;
+        outer_null = !stop;
+      }
+      out[k].valid.push_back(valid);
+      out[k].has_nulls = out[k].has_nulls || valid == 0;
+      if (stop) break;
+    }
+  }
+  for (size_t k = 0; k < m; ++k) {
+    out[k].num_slots = out[k].valid.size();
+    if (out[k].is_list) out[k].offsets.push_back(children[k]);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("unravel equals a level-by-level reading of the rules on random levels", "[repdef]") {
+  const std::vector<RepDefLayer> kinds = {pb::REPDEF_ALL_VALID_ITEM,     pb::REPDEF_NULLABLE_ITEM,
+                                          pb::REPDEF_ALL_VALID_LIST,     pb::REPDEF_NULLABLE_LIST,
+                                          pb::REPDEF_EMPTYABLE_LIST,     pb::REPDEF_NULL_AND_EMPTY_LIST};
+  uint64_t seed = 42;
+  auto next = [&](uint64_t k) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % k;
+  };
+  int compared = 0, both_threw = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    // Innermost an item layer, then 1-5 more of any kind.
+    std::vector<RepDefLayer> layers = {next(2) ? pb::REPDEF_NULLABLE_ITEM : pb::REPDEF_ALL_VALID_ITEM};
+    const size_t more = 1 + next(5);
+    for (size_t i = 0; i < more; ++i) layers.push_back(kinds[next(kinds.size())]);
+    int max_rep = 0, max_def = 0;
+    for (auto l : layers) max_rep += is_list_layer(l), max_def += def_levels_of(l);
+    const uint64_t n = next(40);
+    std::vector<uint16_t> rep, def;
+    const bool bad = next(10) == 0;  // now and then a level out of range
+    if (max_rep > 0) {
+      for (uint64_t e = 0; e < n; ++e) rep.push_back(static_cast<uint16_t>(e == 0 && !bad ? max_rep : next(max_rep + 1 + bad)));
+    }
+    if (max_def > 0 || bad) {
+      // Mostly low defs (valid items), sometimes any.
+      for (uint64_t e = 0; e < n; ++e)
+        def.push_back(static_cast<uint16_t>(next(3) ? next(2) * (max_def > 0) : next(max_def + 1 + bad)));
+    }
+    INFO("trial " << trial);
+    std::vector<LayerSlots> want, got;
+    bool want_threw = false, got_threw = false;
+    try {
+      want = unravel_by_level(layers, rep, def, n);
+    } catch (const lance::Error&) {
+      want_threw = true;
+    }
+    try {
+      got = unravel(layers, rep, def, n);
+    } catch (const lance::Error&) {
+      got_threw = true;
+    }
+    REQUIRE(want_threw == got_threw);
+    if (want_threw) {
+      ++both_threw;
+      continue;
+    }
+    REQUIRE(got.size() == want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      INFO("layer " << k);
+      CHECK(got[k].is_list == want[k].is_list);
+      CHECK(got[k].num_slots == want[k].num_slots);
+      CHECK(got[k].valid == want[k].valid);
+      CHECK(got[k].offsets == want[k].offsets);
+      CHECK(got[k].has_nulls == want[k].has_nulls);
+    }
+    ++compared;
+  }
+  CHECK(compared > 1000);
+  CHECK(both_threw > 100);
+}

@@ -8,6 +8,65 @@ namespace lance::structural {
 
 namespace pb = ::lance::encodings21;
 
+namespace {
+
+/// Layers beyond this are refused (Arrow's own readers stop at 64 levels of nesting); it
+/// bounds the (rep, def) table below.
+constexpr size_t kMaxLayers = 64;
+
+/// One pass over the levels' pair numbers for layer `k`: a validity flag per slot and, for
+/// a list layer, the child slots before each slot (`s.offsets`, num_slots + 1 entries).
+/// `s.valid` has one spare byte: every level writes its flag, only a slot moves on.
+template <typename Pair>
+void fill_layer(const Pair* pair, uint64_t n, const uint8_t* code, size_t stride, size_t k, LayerSlots& s) {
+  uint8_t* v = s.valid.data();
+  if (!s.is_list) {
+    for (uint64_t e = 0; e < n; ++e) {
+      const uint8_t c = code[pair[e] * stride + k];
+      *v = c >> 1;
+      v += c & 1;
+    }
+    return;
+  }
+  int64_t* o = s.offsets.data();
+  int64_t children = 0;
+  for (uint64_t e = 0; e < n; ++e) {
+    const uint8_t* row = code + pair[e] * stride;
+    const uint8_t c = row[k];
+    *v = c >> 1;
+    *o = children;
+    v += c & 1;
+    o += c & 1;
+    children += row[k + 1] & 1;
+  }
+  *o = children;
+}
+
+/// The (rep, def) pair number of every level: rep * defs + def, each clamped to its table
+/// row or column of out-of-range values. Empty rep means every level starts a row, empty
+/// def every level valid.
+template <typename Pair>
+void pair_numbers(const uint16_t* rp, const uint16_t* dp, uint64_t n, int max_rep, size_t reps, size_t defs,
+                  Pair* out) {
+  const uint16_t rmax = static_cast<uint16_t>(reps - 1), dmax = static_cast<uint16_t>(defs - 1);
+  const uint16_t w = static_cast<uint16_t>(defs);
+  if (rp && dp) {
+    for (uint64_t e = 0; e < n; ++e)
+      out[e] = static_cast<Pair>(std::min(rp[e], rmax) * w + std::min(dp[e], dmax));
+  } else if (rp) {
+    for (uint64_t e = 0; e < n; ++e) out[e] = static_cast<Pair>(std::min(rp[e], rmax) * w);
+  } else {
+    const uint16_t top = static_cast<uint16_t>(max_rep * w);
+    if (dp) {
+      for (uint64_t e = 0; e < n; ++e) out[e] = static_cast<Pair>(top + std::min(dp[e], dmax));
+    } else {
+      for (uint64_t e = 0; e < n; ++e) out[e] = static_cast<Pair>(top);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, const std::vector<uint16_t>& rep,
                                 const std::vector<uint16_t>& def, uint64_t num_levels) {
   const size_t m = inner_first.size();
@@ -70,107 +129,117 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   for (size_t k = 0; k < m; ++k)
     if (meaning[k].is_list) inside_list_of_depth[meaning[k].depth] = k + 1;
 
-  // Which layer each repetition level starts writing at, and how many entries start at or
-  // above each layer: an upper bound on that layer's slots (null and empty lists only
-  // stop entries earlier). Each layer's buffers are sized to its bound once and written
-  // through raw cursors (no capacity check per slot), then cut to what was written.
+  // Which layer each repetition level starts writing at.
   std::vector<size_t> start_of(max_rep + 1);
   for (int r = 0; r <= max_rep; ++r) start_of[r] = r == max_rep ? 0 : inside_list_of_depth[r + 1];
-  std::vector<uint64_t> bound(m, 0);
-  {
-    std::vector<uint64_t> per_rep(max_rep + 2, 0);
-    if (rep.empty()) {
-      per_rep[max_rep] = num_levels;
-    } else {
-      const uint16_t* rp = rep.data();
-      for (uint64_t e = 0; e < num_levels; ++e) ++per_rep[std::min<int>(rp[e], max_rep + 1)];
+
+  // What a level does depends only on its (rep, def) pair, so the effect of every pair is
+  // worked out once, into `code`: per pair and layer, bit 0 = the level makes a slot there,
+  // bit 1 = that slot is valid. Pairs out of range (rep above max_rep, def above max_def)
+  // get a row of their own, marked bad. The levels are then read as pair numbers, once per
+  // layer, with no branch per level: each layer's slots, validity and offsets come from one
+  // pass over a byte-wide (or u16) pair array.
+  check_corrupt(m <= kMaxLayers, "{} repetition/definition layers: more than the {} supported", m, kMaxLayers);
+  const size_t reps = static_cast<size_t>(max_rep) + 2, defs = static_cast<size_t>(max_def) + 2;
+  const size_t pairs = reps * defs;
+  std::vector<uint8_t> code(pairs * (m + 1), 0);  // layer m: never a slot (a list's child count stops there)
+  std::vector<int> bad_layer(pairs, -1);           // a def with no meaning at this layer
+  std::vector<uint8_t> out_of_range(pairs, 0);
+  for (size_t r = 0; r < reps; ++r) {
+    for (size_t d = 0; d < defs; ++d) {
+      const size_t pair = r * defs + d;
+      if (r > static_cast<size_t>(max_rep) || d > static_cast<size_t>(max_def)) {
+        out_of_range[pair] = 1;
+        continue;
+      }
+      uint8_t* c = &code[pair * (m + 1)];
+      bool outer_null = false;  // an enclosing struct/item layer is null
+      for (size_t k = start_of[r]; k < m; ++k) {
+        const Meaning& mm = meaning[k];
+        if (outer_null) {
+          // Inside a null struct: the slot exists and is null; a list there has no items.
+          c[k] = 1;
+          if (mm.is_list) break;
+          continue;
+        }
+        if (static_cast<int>(d) > mm.valid_max) {
+          const bool is_null = static_cast<int>(d) == mm.null_def;
+          if (!is_null && static_cast<int>(d) != mm.empty_def) {
+            bad_layer[pair] = static_cast<int>(k);
+            break;
+          }
+          c[k] = is_null ? 1 : 3;
+          // A null or empty list ends here; a null struct/item still has (null) inner slots.
+          if (mm.is_list || !is_null) break;
+          outer_null = true;
+          continue;
+        }
+        c[k] = 3;
+      }
     }
-    if (per_rep[max_rep + 1] > 0) [[unlikely]] {
-      const uint16_t* rp = rep.data();
-      for (uint64_t e = 0; e < num_levels; ++e)
-        check_corrupt(rp[e] <= max_rep, "repetition level {} above the maximum {}", rp[e], max_rep);
-    }
-    for (int r = 0; r <= max_rep; ++r)
-      for (size_t k = start_of[r]; k < m; ++k) bound[k] += per_rep[r];
   }
-  std::vector<LayerSlots> out(m);
-  struct Layer {
-    bool is_list, parent_is_list;
-    int valid_max, null_def, empty_def;
-  };
-  std::vector<Layer> lay(m);
-  std::vector<uint8_t*> vcur(m);
-  std::vector<int64_t*> ocur(m, nullptr);
-  std::vector<int64_t> child_count(m, 0);
-  std::vector<uint8_t> nulls(m, 0);
-  for (size_t k = 0; k < m; ++k) {
-    out[k].is_list = meaning[k].is_list;
-    out[k].valid.resize(bound[k]);
-    vcur[k] = out[k].valid.data();
-    if (out[k].is_list) {
-      out[k].offsets.resize(bound[k] + 1);
-      ocur[k] = out[k].offsets.data();
-    }
-    lay[k] = {meaning[k].is_list, k > 0 && meaning[k - 1].is_list, meaning[k].valid_max, meaning[k].null_def,
-              meaning[k].empty_def};
-  }
-  const Layer* const L = lay.data();
-  uint8_t** const V = vcur.data();
-  int64_t** const O = ocur.data();
-  int64_t* const C = child_count.data();
-  uint8_t* const N = nulls.data();
+
+  // The pair number of every level, and how often each pair occurs.
   const uint16_t* rp = rep.empty() ? nullptr : rep.data();
   const uint16_t* dp = def.empty() ? nullptr : def.data();
-  bool row_open = false;
-  for (uint64_t e = 0; e < num_levels; ++e) {
-    const int r = rp ? rp[e] : max_rep;
-    const int d = dp ? dp[e] : 0;
-    if (d > max_def) [[unlikely]]
-      throw_corrupt("definition level {} above the maximum {}", d, max_def);
-    size_t start;
-    if (r == max_rep) {
-      start = 0;
-      row_open = true;
-    } else {
-      if (!row_open) [[unlikely]]
-        throw_corrupt("levels continue a row that never started");
-      start = start_of[r];
-    }
-    bool outer_null = false;  // an enclosing struct/item layer is null
-    for (size_t k = start; k < m; ++k) {
-      const Layer& mm = L[k];
-      if (mm.parent_is_list) ++C[k - 1];
-      if (mm.is_list) *O[k]++ = C[k];
-      if (outer_null) {
-        // Inside a null struct: the slot exists and is null; a list there has no items.
-        *V[k]++ = 0;
-        N[k] = 1;
-        if (mm.is_list) break;
-        continue;
+  const bool narrow = pairs <= 256;
+  std::vector<uint8_t> pair8(narrow ? num_levels : 0);
+  std::vector<uint16_t> pair16(narrow ? 0 : num_levels);
+  if (narrow) pair_numbers(rp, dp, num_levels, max_rep, reps, defs, pair8.data());
+  else pair_numbers(rp, dp, num_levels, max_rep, reps, defs, pair16.data());
+  // Counted into four tables in turn: runs of one pair (the common case) then do not wait
+  // on the previous increment of the same counter.
+  std::vector<uint64_t> count(pairs * 4, 0);
+  {
+    uint64_t e = 0;
+    auto tally = [&](const auto* p) {
+      for (; e + 4 <= num_levels; e += 4) {
+        ++count[p[e] * 4];
+        ++count[p[e + 1] * 4 + 1];
+        ++count[p[e + 2] * 4 + 2];
+        ++count[p[e + 3] * 4 + 3];
       }
-      if (d > mm.valid_max) {
-        const bool is_null = d == mm.null_def;
-        if (!is_null && d != mm.empty_def) [[unlikely]]
-          throw_corrupt("definition level {} has no meaning at layer {}", d, k);
-        *V[k]++ = is_null ? 0 : 1;
-        N[k] |= is_null;
-        // A null or empty list ends here; a null struct/item still has (null) inner slots.
-        if (mm.is_list || !is_null) break;
-        outer_null = true;
-        continue;
-      }
-      *V[k]++ = 1;
-    }
+      for (; e < num_levels; ++e) ++count[p[e] * 4];
+    };
+    if (narrow) tally(pair8.data());
+    else tally(pair16.data());
+    for (size_t pair = 0; pair < pairs; ++pair)
+      count[pair] = count[pair * 4] + count[pair * 4 + 1] + count[pair * 4 + 2] + count[pair * 4 + 3];
+    count.resize(pairs);
   }
-  for (size_t k = 0; k < m; ++k) {
-    const uint64_t n = static_cast<uint64_t>(V[k] - out[k].valid.data());
-    out[k].valid.resize(n);
-    out[k].num_slots = n;  // one flag per slot
-    out[k].has_nulls = N[k] != 0;
-    if (out[k].is_list) {
-      *O[k]++ = C[k];
-      out[k].offsets.resize(static_cast<uint64_t>(O[k] - out[k].offsets.data()));
+  // Bad input: find the first bad level in order, with the message it deserves.
+  bool bad = num_levels > 0 && rp && rp[0] != max_rep;  // levels before any row start
+  for (size_t pair = 0; pair < pairs && !bad; ++pair) bad = count[pair] > 0 && (out_of_range[pair] || bad_layer[pair] >= 0);
+  if (bad) [[unlikely]] {
+    for (uint64_t e = 0; rp && e < num_levels; ++e)
+      check_corrupt(rp[e] <= max_rep, "repetition level {} above the maximum {}", rp[e], max_rep);
+    for (uint64_t e = 0; e < num_levels; ++e) {
+      const int d = dp ? dp[e] : 0;
+      check_corrupt(d <= max_def, "definition level {} above the maximum {}", d, max_def);
+      check_corrupt(!rp || e > 0 || rp[0] == max_rep, "levels continue a row that never started");
+      const int k = bad_layer[(rp ? rp[e] : max_rep) * defs + d];
+      check_corrupt(k < 0, "definition level {} has no meaning at layer {}", d, k);
     }
+    throw_internal("unravel: bad levels not found again");
+  }
+
+  // Each layer: its exact slot count, then one pass writing validity (and offsets).
+  std::vector<LayerSlots> out(m);
+  for (size_t k = 0; k < m; ++k) {
+    LayerSlots& s = out[k];
+    s.is_list = meaning[k].is_list;
+    uint64_t slots = 0;
+    for (size_t pair = 0; pair < pairs; ++pair) {
+      const uint8_t c = code[pair * (m + 1) + k];
+      slots += (c & 1) ? count[pair] : 0;
+      s.has_nulls = s.has_nulls || (c == 1 && count[pair] > 0);
+    }
+    s.num_slots = slots;
+    s.valid.resize(slots + 1);  // one spare: every level writes, only slots advance
+    if (s.is_list) s.offsets.resize(slots + 1);
+    if (narrow) fill_layer(pair8.data(), num_levels, code.data(), m + 1, k, s);
+    else fill_layer(pair16.data(), num_levels, code.data(), m + 1, k, s);
+    s.valid.resize(slots);
   }
   return out;
 }
