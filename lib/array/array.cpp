@@ -200,6 +200,11 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
     case TypeId::list: case TypeId::large_list: case TypeId::map: {
       auto offsets = std::make_shared<Bytes>();
       auto data = std::make_shared<Bytes>();
+      // Sized once: the parts' values are copied once each, never moved by a regrowth.
+      uint64_t value_bytes = 0;
+      for (const auto& p : parts) value_bytes += static_cast<uint64_t>(list_offset(*p, p->length) - list_offset(*p, 0));
+      offsets->reserve((static_cast<size_t>(total) + 1) * (t.is_large_offsets() ? 8 : 4));
+      if (t.is_binary_like()) data->reserve(value_bytes);
       std::vector<ArrayPtr> child_parts;
       int64_t base = 0;
       for (const auto& p : parts) {

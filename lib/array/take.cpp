@@ -65,7 +65,11 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
     case TypeId::utf8: case TypeId::binary: case TypeId::large_utf8: case TypeId::large_binary: {
       out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, indices, nullptr)
                                            : offsets_for<int32_t>(a, indices, nullptr)};
+      // The new offsets end at the bytes needed: one allocation, one copy per value.
+      const int64_t total = t.is_large_offsets() ? out->values<int64_t>(0)[indices.size()]
+                                                 : out->values<int32_t>(0)[indices.size()];
       auto data = std::make_shared<Bytes>();
+      data->reserve(static_cast<size_t>(total));
       for (int64_t i : indices) {
         int64_t b = offset_of(a, i), e = offset_of(a, i + 1);
         data->insert(data->end(), a.buffers[1]->begin() + b, a.buffers[1]->begin() + e);
