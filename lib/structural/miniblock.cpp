@@ -82,8 +82,9 @@ struct DecodedChunk {
   /// Filled on first use (lists only): level index of every row start in the chunk, and
   /// the visible values before each of them, plus the chunk's total at the end. A take
   /// with many rows in one chunk then finds each row without rescanning the levels.
-  std::vector<uint64_t> starts, visible_before;
+  std::vector<uint32_t> starts, visible_before;
   bool indexed = false;
+  uint32_t lookups = 0;  ///< row ranges that looked for their rows here so far
   /// Row starts and visible values in the whole chunk, counted on first use (lists only).
   int64_t num_starts = -1;
   uint64_t num_visible = 0;
@@ -221,12 +222,9 @@ class MiniBlockDecoder final : public PageDecoder {
     }
     encoding::DataBlock indices;  // dictionary pages: looked up once at the end
     encoding::DataBlock& values = dictionary_ ? indices : dst.values;
-    // Many row ranges (a take) look up row starts in the same chunks again and again: index
-    // each chunk once. A scan's one range per page needs at most two starts per chunk.
-    const bool index_chunks = rows.size() > 2;
     for (const auto& range : rows) {
       auto [first, last] = chunks_of(range);
-      extract_into(range, first, last, decoded, dst, values, index_chunks);
+      extract_into(range, first, last, decoded, dst, values);
     }
     if (dictionary_) dst.values = lookup_dictionary(*dictionary_, indices);
     if (!direct) append_leaf(out, std::move(own));
@@ -264,7 +262,7 @@ class MiniBlockDecoder final : public PageDecoder {
   /// Appends rows `range` (held by chunks [first, last]) to `out`: levels to out.rep /
   /// out.def, visible values to `values`; each chunk's slice is copied once.
   void extract_into(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded,
-                    LeafData& out, encoding::DataBlock& values, bool index_chunks) const {
+                    LeafData& out, encoding::DataBlock& values) const {
     out.num_rows += range.size();
     if (max_rep_ == 0) {
       // One level (and one value slot) per row.
@@ -293,7 +291,10 @@ class MiniBlockDecoder final : public PageDecoder {
     bool begun = false;
     for (size_t c = first; c <= last; ++c) {
       DecodedChunk& dc = decoded.at(c);
-      if (index_chunks) index_chunk(dc);
+      // A chunk that many row ranges look into (a take's scattered rows) is indexed once;
+      // one or two ranges (a scan's batch, a contiguous take) find their starts by a scan of
+      // the levels instead, which writes nothing.
+      if (++dc.lookups > 2) index_chunk(dc);
       count_starts(dc);
       const uint64_t num_starts = static_cast<uint64_t>(dc.num_starts);
       uint64_t seg_begin = 0, items_begin = 0;
@@ -333,11 +334,6 @@ class MiniBlockDecoder final : public PageDecoder {
   /// Counts the chunk's row starts and visible values (once): two passes that write nothing.
   void count_starts(DecodedChunk& dc) const {
     if (dc.num_starts >= 0) return;
-    if (dc.indexed) {
-      dc.num_starts = static_cast<int64_t>(dc.starts.size());
-      dc.num_visible = dc.visible_before.back();
-      return;
-    }
     const uint16_t top = static_cast<uint16_t>(max_rep_);
     const uint64_t n = dc.rep.size();
     const uint16_t* rp = dc.rep.data();
@@ -379,30 +375,27 @@ class MiniBlockDecoder final : public PageDecoder {
   /// Fills `dc.starts` / `dc.visible_before` (once).
   void index_chunk(DecodedChunk& dc) const {
     if (dc.indexed) return;
+    count_starts(dc);  // also checks the level counts
     const uint16_t top = static_cast<uint16_t>(max_rep_);
-    const auto& rep = dc.rep;
-    const auto& def = dc.def;
-    check_corrupt(rep.size() == def.size() || def.empty(), "rep and def level counts differ");
-    // Count the row starts first, then fill both indexes through raw cursors: two tight
-    // loops instead of a push_back (capacity check, size reload) per start.
-    const uint64_t n = rep.size();
-    const uint16_t* rp = rep.data();
-    uint64_t count = 0;
-    for (uint64_t i = 0; i < n; ++i) count += rp[i] == top;
-    dc.starts.resize(count);
-    dc.visible_before.resize(count + 1);
-    uint64_t* sp = dc.starts.data();
-    uint64_t* vp = dc.visible_before.data();
-    uint64_t visible = 0;
-    if (def.empty()) {
-      for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t n = dc.rep.size();
+    // Level positions fit 32 bits (half the memory of 64-bit ones; a take touches many chunks).
+    check_corrupt(n <= UINT32_MAX, "a mini-block chunk of {} levels", n);
+    const uint16_t* rp = dc.rep.data();
+    // Sized from the count, then filled through raw cursors: no capacity check per start.
+    dc.starts.resize(static_cast<uint64_t>(dc.num_starts));
+    dc.visible_before.resize(static_cast<uint64_t>(dc.num_starts) + 1);
+    uint32_t* sp = dc.starts.data();
+    uint32_t* vp = dc.visible_before.data();
+    uint32_t visible = 0;
+    if (dc.def.empty()) {
+      for (uint32_t i = 0; i < n; ++i) {
         if (rp[i] == top) *sp++ = i, *vp++ = i;
       }
-      visible = n;
+      visible = static_cast<uint32_t>(n);
     } else {
-      const uint16_t* dp = def.data();
+      const uint16_t* dp = dc.def.data();
       const int max_visible = max_visible_def_;
-      for (uint64_t i = 0; i < n; ++i) {
+      for (uint32_t i = 0; i < n; ++i) {
         if (rp[i] == top) *sp++ = i, *vp++ = visible;
         visible += dp[i] <= max_visible;
       }
