@@ -810,3 +810,43 @@ TEST_CASE("blob pages: descriptors outside the file are corrupt, blobs in lists 
   CHECK(err->kind() == lance::ErrorKind::unsupported);
   CHECK(std::string(err->what()).find("blob columns inside lists are not supported") != std::string::npos);
 }
+
+TEST_CASE("full-zip takes: a repetition index that moves a row between two row ranges is corrupt", "[forced][unit]") {
+  // ls_zstd (list<large_string>, General zstd per value) is one full-zip page with a 2-byte
+  // repetition index: entry r is where row r's bytes start in the zipped values. Point entry 5
+  // at row 6 and entry 6 at row 7: the bytes of rows [4, 5) then hold rows 4 and 5, those of
+  // [6, 7) nothing. A take of rows 4 and 6 still finds two rows in all, so only the check of
+  // each range's own rows sees it.
+  const std::string path = source_path("data/fixtures/enc_general_fullzip-v2.1.lance");
+  lance::Bytes bytes = read_bytes(path);
+  auto file = lance::format::FileReader::open(path);
+  size_t field = 0;
+  while (field < file->schema().fields.size() && file->schema().fields[field].name != "ls_zstd") ++field;
+  REQUIRE(field < file->schema().fields.size());
+  const uint32_t leaf = file->field_columns().at(field).back();
+  const auto& page = file->columns().at(leaf).pages.at(0);
+  REQUIRE(page.layout->has_full_zip_layout());
+  REQUIRE(page.buffers.size() >= 2);
+  const auto& index = page.buffers.at(1);
+  REQUIRE(index.length == (page.num_rows + 1) * 2);
+  auto entry = [&](uint64_t r) { return lance::ByteView(bytes).read<uint16_t>(index.offset + 2 * r); };
+  const uint16_t row6 = entry(6), row7 = entry(7);
+  REQUIRE(entry(5) < row6);
+  REQUIRE(row6 < row7);
+  std::memcpy(bytes.data() + index.offset + 2 * 5, &row6, 2);
+  std::memcpy(bytes.data() + index.offset + 2 * 6, &row7, 2);
+
+  auto take = [&](const lance::Bytes& b, std::vector<uint64_t> rows) {
+    auto f = lance::format::FileReader::open(std::make_shared<lance::io::MemoryFile>("shifted.lance", b));
+    lance::read::FileRowReader reader(f, std::vector<size_t>{field});
+    return reader.take(rows);
+  };
+  CHECK(take(read_bytes(path), {4, 6}).num_rows == 2);  // the file as written
+  try {
+    take(bytes, {4, 6});
+    FAIL("the shifted repetition index was not noticed");
+  } catch (const lance::Error& e) {
+    CHECK(e.kind() == lance::ErrorKind::corrupt);
+    CHECK(std::string(e.what()).find("full-zip data of rows [4, 5) holds 2 rows") != std::string::npos);
+  }
+}
