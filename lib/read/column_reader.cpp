@@ -121,12 +121,13 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
         mine.assign(std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
                     std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
       }
-      const bool in_place = with_context([&] { return fmt::format("page {}", p.page); },
-                                         [&] { return decoder_for(p.page).decodes_in_place(); });
+      // The decoder is found under this page's name; earlier pages join outside it.
+      structural::PageDecoder& dec = with_context([&] { return fmt::format("page {}", p.page); },
+                                                  [&]() -> structural::PageDecoder& { return decoder_for(p.page); });
+      const bool in_place = dec.decodes_in_place();
       if (in_place && i > 0) join(pending->pages[i - 1].page);
       if (!in_place && decoded.empty()) first_decoded = p.page;
       with_context([&] { return fmt::format("page {}", p.page); }, [&] {
-        auto& dec = decoder_for(p.page);
         with_context(dec.layout_name(), [&] {
           if (in_place) dec.decode_into(p.local, std::move(mine), out);
           else decoded.push_back(dec.decode(p.local, std::move(mine)));
