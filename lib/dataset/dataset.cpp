@@ -9,6 +9,7 @@
 #include "array/take.h"
 #include "common/cancel.h"
 #include "dataset/missing_file.h"
+#include "dataset/read_cost.h"
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
 #include "read/row_reader.h"
@@ -130,24 +131,6 @@ DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::
 
 DatasetRowReader::~DatasetRowReader() = default;
 
-namespace {
-
-/// Bytes of a data file of `size` bytes and `n` rows that reading the sorted, distinct rows
-/// `rows` (< n) fetches over a network, estimated with the file's bytes spread evenly over its
-/// rows: each row's own share, and the hole up to the next row when the coalescing gap `gap`
-/// reads through it. Scattered rows of a file with small rows thus cost all of it; a run of
-/// contiguous rows only its share.
-uint64_t take_bytes(std::span<const uint64_t> rows, uint64_t n, uint64_t size, uint64_t gap) {
-  if (n == 0 || rows.empty()) return 0;
-  const double per_row = static_cast<double>(size) / static_cast<double>(n);
-  double total = per_row * static_cast<double>(rows.size());
-  for (size_t i = 0; i + 1 < rows.size(); ++i)
-    total += std::min(per_row * static_cast<double>(rows[i + 1] - rows[i] - 1), static_cast<double>(gap));
-  return total >= static_cast<double>(size) ? size : static_cast<uint64_t>(total);
-}
-
-}  // namespace
-
 void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags,
                                           const std::function<uint64_t(size_t, uint64_t, uint64_t)>& needed) {
   const io::ObjectStore& store = dataset_->store();
@@ -170,11 +153,9 @@ void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags,
       // The manifest records the file's size (0: unknown). When the read needs (nearly) every
       // byte of it anyway, one GET of the whole file replaces tail + metadata + data rounds.
       const uint64_t size = file.size_bytes;
-      const bool all_columns = std::all_of(file.field_ids.begin(), file.field_ids.end(), [&](int32_t id) {
-        return std::find(ids.begin(), ids.end(), id) != ids.end();
-      });
-      if (size > 0 && size <= store.whole_file_limit() && all_columns &&
-          size - std::min(size, needed(k, size, store.coalesce_gap())) <= store.round_trip_bytes()) {
+      const double share = projected_share(dataset_->schema(), field_indices_, file);
+      const auto need = static_cast<uint64_t>(static_cast<double>(needed(k, size, store.coalesce_gap())) * share);
+      if (size > 0 && size <= store.whole_file_limit() && size - std::min(size, need) <= store.round_trip_bytes()) {
         open.tail_bytes = size;
         whole = true;
       }

@@ -124,10 +124,11 @@ class DatasetRowReader final : public TableReader {
   /// Remote stores: starts fetching, all at once, the deletion files and the tails of the
   /// data files (those holding projected columns) of fragments `frags` not yet opened.
   /// `needed(i, size, gap)`: the bytes of a data file of `size` bytes of fragment frags[i] the
-  /// read would fetch with coalescing gap `gap` (an estimate). A data file up to the store's
-  /// whole-file limit whose columns are all projected is fetched whole in that same GET when
-  /// the bytes it does not need cost less than a round trip (ObjectStore::round_trip_bytes):
-  /// that saves the metadata and data round trips after the tail.
+  /// read would fetch with coalescing gap `gap` if every column were projected (an estimate).
+  /// A data file up to the store's whole-file limit is fetched whole in that same GET when the
+  /// bytes it does not need (with the estimate scaled by dataset::projected_share) cost less than a
+  /// round trip (ObjectStore::round_trip_bytes): that saves the metadata and data round trips
+  /// after the tail.
   void prefetch_fragments(const std::vector<size_t>& frags,
                           const std::function<uint64_t(size_t, uint64_t, uint64_t)>& needed);
 
