@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <future>
+#include <span>
 
 #include <spdlog/spdlog.h>
 
 #include "array/take.h"
 #include "common/cancel.h"
 #include "dataset/missing_file.h"
+#include "dataset/read_cost.h"
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
 #include "read/row_reader.h"
@@ -129,7 +131,8 @@ DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::
 
 DatasetRowReader::~DatasetRowReader() = default;
 
-void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags, const std::vector<uint64_t>& rows) {
+void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags,
+                                          const std::function<uint64_t(size_t, uint64_t, uint64_t)>& needed) {
   const io::ObjectStore& store = dataset_->store();
   if (!store.remote()) return;
   prefetched_.resize(dataset_->fragments().size(), false);
@@ -150,11 +153,9 @@ void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags, cons
       // The manifest records the file's size (0: unknown). When the read needs (nearly) every
       // byte of it anyway, one GET of the whole file replaces tail + metadata + data rounds.
       const uint64_t size = file.size_bytes;
-      const bool all_columns = std::all_of(file.field_ids.begin(), file.field_ids.end(), [&](int32_t id) {
-        return std::find(ids.begin(), ids.end(), id) != ids.end();
-      });
-      const bool dense = rows[k] == UINT64_MAX || (rows[k] > 0 && size / rows[k] <= store.coalesce_gap());
-      if (size > 0 && size <= store.whole_file_limit() && all_columns && dense) {
+      const double share = projected_share(dataset_->schema(), field_indices_, file);
+      const auto need = static_cast<uint64_t>(static_cast<double>(needed(k, size, store.coalesce_gap())) * share);
+      if (size > 0 && size <= store.whole_file_limit() && size - std::min(size, need) <= store.round_trip_bytes()) {
         open.tail_bytes = size;
         whole = true;
       }
@@ -304,14 +305,18 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     if (row >= end) return false;
     {
       std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
-      std::vector<uint64_t> wanted;  // rows of each the scan reads (UINT64_MAX: all)
+      std::vector<double> share;  // of each, the share of its rows the scan reads
       for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f) {
         if (starts_[f + 1] <= starts_[f]) continue;
         ahead.push_back(f);
         const uint64_t lo = std::max(begin, starts_[f]), hi = std::min(end, starts_[f + 1]);
-        wanted.push_back(lo == starts_[f] && hi == starts_[f + 1] ? UINT64_MAX : hi - lo);
+        share.push_back(lo == starts_[f] && hi == starts_[f + 1]
+                            ? 1.0
+                            : static_cast<double>(hi - lo) / static_cast<double>(starts_[f + 1] - starts_[f]));
       }
-      prefetch_fragments(ahead, wanted);
+      prefetch_fragments(ahead, [&](size_t k, uint64_t size, uint64_t) {
+        return share[k] >= 1.0 ? size : static_cast<uint64_t>(static_cast<double>(size) * share[k]);
+      });
     }
     const uint64_t lo = row - starts_[frag];
     const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
@@ -319,18 +324,30 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
     if (!state->announced && dataset_->store().remote()) {
-      // Remote files fetch each page buffer the scan reads whole on first touch (io::RandomAccessFile::will_read).
+      // Remote files fetch the page buffers the scan reads whole, ahead of the reads
+      // (io::RandomAccessFile::will_read). 2.1+ pages outside the scan's rows of this
+      // fragment are left out (a `head` reads the first pages only); 2.0 pages count a
+      // column's entries, not rows, so all of them are announced.
       state->announced = true;
+      const uint64_t lo_live = std::max(begin, starts_[frag]) - starts_[frag];
+      const uint64_t hi_live = std::min(end, starts_[frag + 1]) - starts_[frag];
+      const uint64_t first_row = state->deletions.empty() ? lo_live : state->deletions.physical_row(lo_live);
+      const uint64_t last_row = state->deletions.empty() ? hi_live : state->deletions.physical_row(hi_live - 1) + 1;
       for (size_t d = 0; d < state->files.size(); ++d) {
         if (!state->files[d]) continue;
         const format::FileReader& fr = *state->files[d];
+        const bool by_rows = fr.version().is_structural();
         std::vector<io::ByteRange> units;
         for (size_t fi : state->file_fields[d]) {
           if (fi >= fr.field_columns().size()) continue;
           for (uint32_t c : fr.field_columns()[fi]) {
             if (c >= fr.columns().size()) continue;
             const auto& col = fr.columns()[c];
-            for (const auto& page : col.pages) units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+            for (const auto& page : col.pages) {
+              // Rows [priority, priority + num_rows) of the file.
+              if (by_rows && (page.priority >= last_row || page.priority + page.num_rows <= first_row)) continue;
+              units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+            }
             units.insert(units.end(), col.buffers.begin(), col.buffers.end());
           }
         }
@@ -373,24 +390,20 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   // Every needed row once, fragment by fragment, in scan order.
-  {
-    std::vector<size_t> touched;
-    std::vector<uint64_t> counts;  // rows taken from each
-    for (uint64_t r : sorted) {
-      if (size_t f = fragment_of(r); touched.empty() || touched.back() != f) {
-        touched.push_back(f);
-        counts.push_back(0);
-      }
-      ++counts.back();
-    }
-    prefetch_fragments(touched, counts);
-  }
   std::vector<std::pair<size_t, std::vector<uint64_t>>> groups;  // per fragment touched: its rows
   for (size_t i = 0; i < sorted.size();) {
     const size_t f = fragment_of(sorted[i]);
     std::vector<uint64_t> local;
     for (; i < sorted.size() && sorted[i] < starts_[f + 1]; ++i) local.push_back(sorted[i] - starts_[f]);
     groups.emplace_back(f, std::move(local));
+  }
+  {
+    std::vector<size_t> touched;
+    for (const auto& g : groups) touched.push_back(g.first);
+    prefetch_fragments(touched, [&](size_t k, uint64_t size, uint64_t gap) {
+      const size_t f = groups[k].first;
+      return take_bytes(groups[k].second, starts_[f + 1] - starts_[f], size, gap);
+    });
   }
   std::vector<RecordBatch> parts;
   if (dataset_->store().remote() && groups.size() > 1) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -122,11 +123,14 @@ class DatasetRowReader final : public TableReader {
   size_t fragment_of(uint64_t row) const;
   /// Remote stores: starts fetching, all at once, the deletion files and the tails of the
   /// data files (those holding projected columns) of fragments `frags` not yet opened.
-  /// `rows[i]`: how many rows of fragment frags[i] the read needs (UINT64_MAX: all of them).
-  /// A small data file whose bytes the read needs anyway (all its columns are projected, and
-  /// all rows are read, or the rows are closer together than the coalescing gap) is fetched
-  /// whole in that same GET, which saves the metadata and data round trips after it.
-  void prefetch_fragments(const std::vector<size_t>& frags, const std::vector<uint64_t>& rows);
+  /// `needed(i, size, gap)`: the bytes of a data file of `size` bytes of fragment frags[i] the
+  /// read would fetch with coalescing gap `gap` if every column were projected (an estimate).
+  /// A data file up to the store's whole-file limit is fetched whole in that same GET when the
+  /// bytes it does not need (with the estimate scaled by dataset::projected_share) cost less than a
+  /// round trip (ObjectStore::round_trip_bytes): that saves the metadata and data round trips
+  /// after the tail.
+  void prefetch_fragments(const std::vector<size_t>& frags,
+                          const std::function<uint64_t(size_t, uint64_t, uint64_t)>& needed);
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<size_t> field_indices_;

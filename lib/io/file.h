@@ -25,6 +25,9 @@ class RandomAccessFile {
   /// in one request, when a read first touches it, and serves the unit's later reads from
   /// memory: the batches of a page cost one round trip instead of one each.
   virtual void will_read(const std::vector<ByteRange>& units) const {}
+  /// Whether every byte is already in memory (a remote file fetched whole): reads are then
+  /// copies, and the I/O scheduler reads exactly the ranges asked for, on the asking thread.
+  virtual bool in_memory() const { return false; }
 };
 
 /// A local file read with pread(2).
@@ -51,6 +54,7 @@ class MemoryFile final : public RandomAccessFile {
   const std::string& path() const override { return name_; }
   uint64_t size() const override { return data_.size(); }
   void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
+  bool in_memory() const override { return true; }
 
  private:
   std::string name_;

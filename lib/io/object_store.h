@@ -79,6 +79,8 @@ class ObjectStore {
   virtual uint64_t whole_file_limit() const { return 0; }
   /// Remote stores: the coalescing gap (StorageOptions::effective_coalesce_gap); 0 for local files.
   virtual uint64_t coalesce_gap() const { return 0; }
+  /// Remote stores: bytes one round trip is worth (StorageOptions::round_trip_bytes); 0 for local files.
+  virtual uint64_t round_trip_bytes() const { return 0; }
 };
 
 /// The local file system (pread, std::filesystem).

@@ -34,6 +34,7 @@ std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> c
     f->size_ = h.content_length.value_or(0);
     f->tail_start_ = f->size_;
     check_corrupt(f->size_ == 0, "{}: the server refused the tail of a {}-byte file (HTTP 416)", f->display_, f->size_);
+    f->tail_data_ = f->tail_.data();
     return f;
   }
   if (resp.status == 206) {
@@ -52,6 +53,7 @@ std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> c
     f->client_->fail(req, resp);
   }
   f->tail_ = std::move(resp.body);
+  f->tail_data_ = f->tail_.data();
   return f;
 }
 
@@ -62,27 +64,44 @@ std::shared_ptr<RemoteFile> RemoteFile::open_whole(std::shared_ptr<const HttpCli
     auto f = open(std::move(client), std::move(url), std::move(display), std::max<uint64_t>(size, 1), read_ahead);
     return f;
   }
+  check_alloc(size, "whole-file read");
   const uint64_t pieces = (size + part - 1) / part;
-  const uint64_t head = (pieces - 1) * part;  // bytes [0, head) in pieces of `part`, the rest as the tail
+  const uint64_t head = (pieces - 1) * part;  // bytes [0, head) in pieces of `part`, the rest as the last piece
   auto f = std::shared_ptr<RemoteFile>(new RemoteFile());
   f->client_ = client;
   f->url_ = url;
   f->display_ = display;
   f->size_ = size;
   f->read_ahead_ = read_ahead;
-  Bytes whole(size);
+  // Not zero-filled: first-touch page faults cost ~3 ms per MiB on some hosts, and here they
+  // happen inside the transfers (overlapping the wait for later bytes), not before the GETs.
+  f->whole_ = std::make_shared_for_overwrite<uint8_t[]>(size);
+  uint8_t* whole = f->whole_.get();
   std::vector<std::future<void>> running;
   {
     StopSignalsBlocked blocked;  // the fetching threads never take SIGINT/SIGTERM
     for (uint64_t i = 0; i + 1 < pieces; ++i)
-      running.push_back(std::async(std::launch::async, [&f, &whole, i, part] {
-        f->fetch(i * part, (i + 1) * part, whole.data() + i * part);
+      running.push_back(std::async(std::launch::async, [&f, whole, i, part] {
+        f->fetch(i * part, (i + 1) * part, whole + i * part);
       }));
   }
-  std::shared_ptr<RemoteFile> tail;
+  // The last piece: its Content-Range (…/TOTAL) confirms the manifest's size.
+  bool confirmed = false;
   std::exception_ptr error;
   try {
-    tail = open(client, url, display, size - head, read_ahead);
+    HttpRequest req;
+    req.url = url;
+    req.display = display;
+    req.range = fmt::format("{}-{}", head, size - 1);
+    req.expect = size - head;
+    req.out = whole + head;
+    HttpResponse resp = client->perform(req);
+    if (resp.status == 206 && resp.content_range) {
+      const ContentRange& cr = *resp.content_range;
+      confirmed = cr.first == head && cr.last == size - 1 && cr.total == size;
+    } else if (resp.status != 416) {
+      client->fail(req, resp);
+    }
   } catch (...) {
     error = std::current_exception();
   }
@@ -90,14 +109,14 @@ std::shared_ptr<RemoteFile> RemoteFile::open_whole(std::shared_ptr<const HttpCli
     try {
       r.get();
     } catch (...) {
-      if (!error) error = std::current_exception();
+      if (!error && confirmed) error = std::current_exception();
     }
   }
-  if (tail && tail->size() != size) return tail;  // the manifest's size was wrong: a plain open
   if (error) std::rethrow_exception(error);
-  std::memcpy(whole.data() + head, tail->tail_.data(), size - head);
-  f->tail_ = std::move(whole);
+  // The manifest's size was wrong (the file is longer or shorter): a plain open.
+  if (!confirmed) return open(std::move(client), std::move(url), std::move(display), size - head, read_ahead);
   f->tail_start_ = 0;
+  f->tail_data_ = whole;
   return f;
 }
 
@@ -109,49 +128,40 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
   if (end > tail_start_) {
     // The part inside the cached tail comes from memory.
     const uint64_t from = std::max(offset, tail_start_);
-    std::memcpy(out + (from - offset), tail_.data() + (from - tail_start_), end - from);
+    std::memcpy(out + (from - offset), tail_data_ + (from - tail_start_), end - from);
     if (from == offset) return;
     end = from;
   }
   if (read_ahead_.bytes == 0) return fetch(offset, end, out);
-  // A window holding the range, or a new one when the read lies inside an announced unit.
-  std::shared_future<std::shared_ptr<const Bytes>> data;
-  std::promise<std::shared_ptr<const Bytes>> promise;
+  if (read_from_windows(offset, end, out)) return;
+  // A new window when the read lies inside an announced unit.
+  std::shared_future<Buffer> data;
+  std::promise<Buffer> promise;
   uint64_t start = 0, stop = 0;
   bool owner = false;
   {
     std::lock_guard lock(mutex_);
-    for (auto& w : windows_) {
-      if (w.start <= offset && end <= w.end) {
-        w.used = ++clock_;
-        data = w.data;
-        start = w.start;
-        break;
-      }
-    }
-    if (!data.valid()) {
-      // The last unit starting at or before `offset`.
-      auto it = std::upper_bound(units_.begin(), units_.end(), offset,
-                                 [](uint64_t o, const Unit& u) { return o < u.range.offset; });
-      if (it != units_.begin()) {
-        const ByteRange& u = std::prev(it)->range;
-        const size_t next = std::prev(it)->next;
-        const uint64_t u_end = std::min(u.end(), tail_start_);
-        // Worth a window when the read is a strict part of the unit (a batch of a page), or
-        // all of a small one (batches of a one-chunk page read it again and again); a large
-        // unit read whole (a full-zip page) is read once and needs no copy.
-        constexpr uint64_t kSmallUnit = 1 << 20;
-        if (end <= u_end && (end - offset < u_end - u.offset || u_end - u.offset <= kSmallUnit)) {
-          start = u_end - u.offset <= read_ahead_.bytes ? u.offset : offset;
-          stop = std::min(u_end, start + read_ahead_.bytes);
-          if (end <= stop && (stop - start > end - offset || end - offset <= kSmallUnit)) {  // else the window is the read
-            data = promise.get_future().share();
-            owner = true;
-            add_window(start, stop, data);
-            // The column's next page: its buffers are the next units announced.
-            if (next != SIZE_MAX) prefetch_unit(next);
-            if (next != SIZE_MAX && next + 1 < order_.size()) prefetch_unit(next + 1);
-          }
+    // The last unit starting at or before `offset`.
+    auto it = std::upper_bound(units_.begin(), units_.end(), offset,
+                               [](uint64_t o, const Unit& u) { return o < u.range.offset; });
+    if (it != units_.begin()) {
+      const ByteRange& u = std::prev(it)->range;
+      const size_t next = std::prev(it)->next;
+      const uint64_t u_end = std::min(u.end(), tail_start_);
+      // Worth a window when the read is a strict part of the unit (a batch of a page), or
+      // all of a small one (batches of a one-chunk page read it again and again); a large
+      // unit read whole (a full-zip page) is read once and needs no copy.
+      constexpr uint64_t kSmallUnit = 1 << 20;
+      if (end <= u_end && (end - offset < u_end - u.offset || u_end - u.offset <= kSmallUnit)) {
+        start = u_end - u.offset <= read_ahead_.bytes ? u.offset : offset;
+        stop = std::min(u_end, start + read_ahead_.bytes);
+        if (end <= stop && (stop - start > end - offset || end - offset <= kSmallUnit)) {  // else the window is the read
+          data = promise.get_future().share();
+          owner = true;
+          add_window(start, stop, data);
+          // The column's next page: its buffers are the next units announced.
+          if (next != SIZE_MAX) prefetch_unit(next);
+          if (next != SIZE_MAX && next + 1 < order_.size()) prefetch_unit(next + 1);
         }
       }
     }
@@ -159,8 +169,8 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
   if (!data.valid()) return fetch(offset, end, out);  // not inside an announced unit
   if (owner) {
     try {
-      auto buf = std::make_shared<Bytes>(stop - start);
-      fetch(start, stop, buf->data());
+      auto buf = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
+      fetch(start, stop, buf.get());
       promise.set_value(std::move(buf));
     } catch (...) {
       promise.set_exception(std::current_exception());
@@ -168,23 +178,79 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
       std::erase_if(windows_, [&](const Window& w) { return w.start == start && w.end == stop; });
     }
   }
-  const std::shared_ptr<const Bytes>& bytes = data.get();  // rethrows the window's failure
-  std::memcpy(out, bytes->data() + (offset - start), end - offset);
+  const Buffer& bytes = data.get();  // rethrows the window's failure
+  std::memcpy(out, bytes.get() + (offset - start), end - offset);
+}
+
+bool RemoteFile::read_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const {
+  struct Piece {
+    uint64_t start, end;
+    std::shared_future<Buffer> data;
+  };
+  std::vector<Piece> pieces;  // windows covering [offset, end), in order
+  {
+    std::lock_guard lock(mutex_);
+    for (uint64_t at = offset; at < end;) {
+      // The window holding byte `at` that reaches furthest.
+      Window* best = nullptr;
+      for (auto& w : windows_)
+        if (w.start <= at && at < w.end && (!best || w.end > best->end)) best = &w;
+      if (!best) return false;
+      best->used = ++clock_;
+      pieces.push_back(Piece{best->start, best->end, best->data});
+      at = best->end;
+    }
+  }
+  uint64_t at = offset;
+  for (const auto& p : pieces) {
+    const Buffer& bytes = p.data.get();  // rethrows the window's failure
+    const uint64_t upto = std::min(end, p.end);
+    std::memcpy(out + (at - offset), bytes.get() + (at - p.start), upto - at);
+    at = upto;
+  }
+  return true;
 }
 
 void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
   std::lock_guard lock(mutex_);
   const size_t base = units_.size();
+  std::vector<ByteRange> mine;  // this call's units below the cached tail
   for (const auto& u : units) {
     if (u.length == 0 || u.offset >= tail_start_) continue;  // the cached tail needs no window
     if (units_.size() > base) units_.back().next = order_.size();  // announced in order: the next unit
     order_.push_back(u);
     units_.push_back(Unit{u, SIZE_MAX});
+    mine.push_back(ByteRange{u.offset, std::min(u.end(), tail_start_) - u.offset});
   }
   std::stable_sort(units_.begin(), units_.end(), [](const Unit& a, const Unit& b) { return a.range.offset < b.range.offset; });
+  if (read_ahead_.ahead_bytes == 0 || read_ahead_.bytes == 0 || mine.empty()) return;
+  // Fetch them now, in file order: neighbours closer than merge_gap share a GET, no GET is
+  // longer than read_ahead_.bytes, and the budget (bytes and windows) bounds the memory.
+  std::sort(mine.begin(), mine.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+  std::vector<ByteRange> merged;
+  for (const auto& u : mine) {
+    if (!merged.empty() && u.offset <= merged.back().end() + read_ahead_.merge_gap) {
+      merged.back().length = std::max(merged.back().end(), u.end()) - merged.back().offset;
+    } else {
+      merged.push_back(u);
+    }
+  }
+  const size_t max_pieces = std::max<size_t>(1, read_ahead_.max_windows / 2);
+  uint64_t budget = read_ahead_.ahead_bytes;
+  size_t started = 0;
+  for (const auto& m : merged) {
+    for (uint64_t at = m.offset; at < m.end();) {
+      const uint64_t stop = std::min(m.end(), at + read_ahead_.bytes);
+      if (stop - at > budget || started == max_pieces) return;
+      prefetch_range(at, stop);
+      budget -= stop - at;
+      ++started;
+      at = stop;
+    }
+  }
 }
 
-void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<std::shared_ptr<const Bytes>> data) const {
+void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data) const {
   if (windows_.size() >= std::max<size_t>(1, read_ahead_.max_windows)) {
     auto lru = std::min_element(windows_.begin(), windows_.end(), [](const Window& a, const Window& b) { return a.used < b.used; });
     windows_.erase(lru);  // readers of it keep its data alive
@@ -196,15 +262,25 @@ void RemoteFile::prefetch_unit(size_t i) const {
   const ByteRange u = order_.at(i);
   const uint64_t start = u.offset, stop = std::min(u.end(), tail_start_);
   if (stop <= start || stop - start > read_ahead_.bytes) return;
-  if (std::any_of(windows_.begin(), windows_.end(), [&](const Window& w) { return w.start <= start && stop <= w.end; })) return;
-  auto promise = std::make_shared<std::promise<std::shared_ptr<const Bytes>>>();
+  // Already in (or on the way into) windows, perhaps several (will_read's merged pieces)?
+  for (uint64_t at = start; at < stop;) {
+    uint64_t reach = at;
+    for (const auto& w : windows_)
+      if (w.start <= at && at < w.end) reach = std::max(reach, w.end);
+    if (reach == at) return prefetch_range(start, stop);
+    at = reach;
+  }
+}
+
+void RemoteFile::prefetch_range(uint64_t start, uint64_t stop) const {
+  auto promise = std::make_shared<std::promise<Buffer>>();
   auto data = promise->get_future().share();
   try {
     StopSignalsBlocked blocked;  // the fetching thread never takes SIGINT/SIGTERM
     std::thread([self = shared_from_this(), promise, start, stop] {
       try {
-        auto buf = std::make_shared<Bytes>(stop - start);
-        self->fetch(start, stop, buf->data());
+        auto buf = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
+        self->fetch(start, stop, buf.get());
         promise->set_value(std::move(buf));
       } catch (...) {
         promise->set_exception(std::current_exception());
@@ -213,7 +289,7 @@ void RemoteFile::prefetch_unit(size_t i) const {
       }
     }).detach();
   } catch (const std::system_error&) {
-    return;  // no thread to be had: the unit is fetched when a read gets there
+    return;  // no thread to be had: the range is fetched when a read gets there
   }
   add_window(start, stop, std::move(data));
 }

@@ -22,9 +22,17 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   /// unit's later reads come from memory; the two units announced after it (a column's next
   /// page) are then fetched in the background, so a stream of pages rarely waits. `bytes` 0
   /// turns it off. At most `max_windows` fetched units are kept (the least recently used go).
+  ///
+  /// With `ahead_bytes` > 0, `will_read` also starts fetching the announced units at once, in
+  /// file order, before any read asks: units closer than `merge_gap` bytes share a GET, pieces
+  /// are at most `bytes` long, and at most `ahead_bytes` (and max_windows / 2 pieces) are
+  /// fetched this way. A scan then waits one round trip for all of them instead of one per
+  /// page; reads spanning several fetched pieces are served from them.
   struct ReadAhead {
     uint64_t bytes = 0;
     size_t max_windows = 16;
+    uint64_t merge_gap = 0;
+    uint64_t ahead_bytes = 0;
   };
 
   /// GETs the last `tail_bytes` of `url`. Throws Error(io) naming `display` when the file
@@ -33,12 +41,13 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
                                           uint64_t tail_bytes, ReadAhead read_ahead);
   static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url, std::string display,
                                           uint64_t tail_bytes) {
-    return open(std::move(client), std::move(url), std::move(display), tail_bytes, ReadAhead{0, 16});
+    return open(std::move(client), std::move(url), std::move(display), tail_bytes, ReadAhead{});
   }
 
   /// Reads a whole file of `size` bytes (the size recorded in a manifest) into memory: its
-  /// pieces of at most `part` bytes are GET concurrently, the last one as a suffix range whose
-  /// Content-Range confirms the size. When the file's real size differs, the result is a file
+  /// pieces of at most `part` bytes are GET concurrently, straight into one buffer that is never
+  /// zero-filled (its pages are first touched by the transfers, while later bytes are still on
+  /// the way); the last piece's Content-Range confirms the size. When the file's real size differs, the result is a file
   /// opened as `open` would (its tail cached). Throws like `open`.
   static std::shared_ptr<RemoteFile> open_whole(std::shared_ptr<const HttpClient> client, std::string url,
                                                 std::string display, uint64_t size, uint64_t part, ReadAhead read_ahead);
@@ -47,6 +56,7 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   uint64_t size() const override { return size_; }
   void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
   void will_read(const std::vector<ByteRange>& units) const override;
+  bool in_memory() const override { return tail_start_ == 0; }
 
  private:
   RemoteFile() = default;
@@ -56,19 +66,28 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   /// alive), unless it is fetched already or too large; call with mutex_ held.
   void prefetch_unit(size_t i) const;
   /// Adds a window, dropping the least recently used beyond max_windows; mutex_ held.
-  void add_window(uint64_t start, uint64_t stop, std::shared_future<std::shared_ptr<const Bytes>> data) const;
+  /// Fetched bytes in memory that was not zero-filled first (std::make_shared_for_overwrite).
+  using Buffer = std::shared_ptr<const uint8_t[]>;
+  void add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data) const;
+  /// Starts fetching bytes [start, stop) into a new window on a thread of its own; mutex_ held.
+  void prefetch_range(uint64_t start, uint64_t stop) const;
+  /// Copies [offset, end) into `out` when windows cover all of it (waiting for those still in
+  /// flight) and returns true; false (nothing copied) otherwise. Takes mutex_ itself.
+  bool read_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const;
   /// A fetched (or being fetched) read-ahead window: bytes [start, end) of the file.
   struct Window {
     uint64_t start = 0, end = 0;
-    std::shared_future<std::shared_ptr<const Bytes>> data;
+    std::shared_future<Buffer> data;
     uint64_t used = 0;  ///< last use, for eviction
   };
   std::shared_ptr<const HttpClient> client_;
   std::string url_;
   std::string display_;
   uint64_t size_ = 0;
-  uint64_t tail_start_ = 0;  ///< `tail_` holds bytes [tail_start_, size_)
+  uint64_t tail_start_ = 0;        ///< `tail_data_` holds bytes [tail_start_, size_)
+  const uint8_t* tail_data_ = nullptr;  ///< into `tail_` (a plain open) or `whole_` (open_whole)
   Bytes tail_;
+  std::shared_ptr<uint8_t[]> whole_;
   ReadAhead read_ahead_;
   mutable std::mutex mutex_;  // guards the members below
   mutable std::vector<Window> windows_;

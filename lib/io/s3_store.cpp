@@ -110,6 +110,7 @@ class HttpStoreBase : public ObjectStore {
   uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
   uint64_t whole_file_part() const { return options_.effective_max_request_size() / 2; }
   uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
+  uint64_t round_trip_bytes() const override { return options_.round_trip_bytes(); }
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
     std::lock_guard lock(mutex_);
@@ -144,7 +145,10 @@ class HttpStoreBase : public ObjectStore {
   // Prefetch threads call these: they must not touch the derived class (it may be going away).
   std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display, uint64_t tail = 0) const {
     // Units a scan announces are fetched whole up to the largest request.
-    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 16};
+    // Units a scan announces are fetched at once up to 4 of the largest requests (in pieces of
+    // at most one), neighbours within the coalescing gap sharing a GET.
+    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 16, options_.effective_coalesce_gap(),
+                                      4 * options_.effective_max_request_size()};
     if (tail > options_.effective_tail_read_size())  // the whole file: in pieces, concurrently
       return RemoteFile::open_whole(client_, url, display, tail, whole_file_part(), ahead);
     return RemoteFile::open(client_, url, display, options_.effective_tail_read_size(), ahead);

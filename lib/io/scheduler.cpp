@@ -93,9 +93,23 @@ IoThreadPool& shared_io_pool(unsigned threads) {
 
 }  // namespace
 
+namespace {
+
+/// A file held in memory needs no merged reads (the gaps would only be copied, into buffers
+/// whose first touch costs page faults) and no pool thread: every read is a copy.
+IoOptions for_file(const RandomAccessFile& file, IoOptions options) {
+  if (file.in_memory()) {
+    options.block_size = 0;
+    options.inline_read_bytes = UINT64_MAX;
+  }
+  return options.normalized();
+}
+
+}  // namespace
+
 IoScheduler::IoScheduler(std::shared_ptr<RandomAccessFile> file, IoOptions options, std::shared_ptr<ReadStats> stats)
     : file_(std::move(file)),
-      options_(options.normalized()),
+      options_(for_file(*file_, options)),
       read_stats_(std::move(stats)),
       pool_(&shared_io_pool(options_.io_threads)) {}
 

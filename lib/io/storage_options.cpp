@@ -113,4 +113,9 @@ uint64_t StorageOptions::effective_tail_read_size() const {
   return clamp_u64(bdp, 64 * 1024, 1024 * 1024);
 }
 
+uint64_t StorageOptions::round_trip_bytes() const {
+  const double bdp = latency_ms / 1000.0 * bandwidth_mib_s * 1048576.0;
+  return clamp_u64(bdp, 0, uint64_t{1} << 40);
+}
+
 }  // namespace lance::io

@@ -59,6 +59,9 @@ struct StorageOptions {
   /// The speculative tail read: latency × bandwidth (what one round trip could carry),
   /// clamped to [64 KiB, 1 MiB].
   uint64_t effective_tail_read_size() const;
+  /// Bytes one round trip is worth: latency × bandwidth (unclamped). Fetching this many
+  /// unneeded bytes costs about as much as waiting one more round trip.
+  uint64_t round_trip_bytes() const;
 
   /// Whether any credential is configured (else requests are unsigned).
   bool has_credentials() const { return !access_key_id.empty() && !secret_access_key.empty(); }

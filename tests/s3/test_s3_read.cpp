@@ -244,6 +244,31 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     CHECK(r.out == golden);
     CHECK(stats_json(r.err)["http_requests"].get<uint64_t>() == 2 + files + deletions);
   }
+  SECTION("a take: files whole when the rows need most of their bytes, else tail then pages; reads from memory copy only the rows") {
+    std::string all_rows = "0-" + std::to_string(t["rows"].get<uint64_t>() - 1);
+    // A round trip worth ~1 KiB (1 ms x 1 MiB/s): only a take of every row reads the files whole.
+    const std::vector<std::string> model = {"--storage-option", "tail_read_size=4096", "--storage-option", "latency_ms=1",
+                                            "--storage-option", "bandwidth_mib_s=1", "--stats=json"};
+    std::vector<std::string> all = {"take", uri, "--rows", all_rows};
+    all.insert(all.end(), model.begin(), model.end());
+    auto a = run_s3(all);
+    INFO(a.err);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.out == golden);
+    CHECK(stats_json(a.err)["http_requests"].get<uint64_t>() == 2 + files + deletions);
+    std::vector<std::string> one = {"take", uri, "--rows", "1"};
+    auto d = run_s3({"take", uri, "--rows", "1", "--stats=json"});  // default model: a small file is cheaper whole
+    REQUIRE(d.exit_code == 0);
+    one.insert(one.end(), model.begin(), model.end());
+    auto o = run_s3(one);
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    CHECK(o.out == d.out);
+    const json ds = stats_json(d.err), os = stats_json(o.err);
+    CHECK(os["http_requests"].get<uint64_t>() > ds["http_requests"].get<uint64_t>());  // tail, then the row's pages
+    // The whole file is in memory: the take copies out the row's ranges only.
+    CHECK(ds["bytes_read"].get<uint64_t>() < ds["http_bytes"].get<uint64_t>());
+  }
   SECTION("a tiny tail: metadata and page buffers fetched on demand (announced units) give the same rows") {
     // 4 KiB tails and 64 KiB requests: the files' pages are not in the opening GET, so the scan
     // goes through will_read windows and the take through plain ranged reads.

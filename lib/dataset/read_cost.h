@@ -1,0 +1,37 @@
+// Estimates for planning reads from object stores before a data file's metadata is known:
+// how many of a file's bytes a read needs, from the manifest alone (the file's size, its row
+// count, the schema's types). DatasetRowReader uses them to choose between fetching a data
+// file whole and fetching its tail first.
+//
+// Usage:
+//   uint64_t need = take_bytes(rows, physical_rows, file.size_bytes, store.coalesce_gap());
+//   need = need * projected_share(schema, projection, file);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "array/types.h"
+#include "dataset/manifest.h"
+
+namespace lance::dataset {
+
+/// Bits per row of a fixed-width type (fixed-size lists and structs of fixed-width children
+/// included; bool = 1), 0 for variable-width ones (strings, binary, lists, maps, dictionaries).
+uint64_t fixed_bits(const DataType& type);
+
+/// Bytes of a data file of `size` bytes and `n` rows that reading the sorted, distinct rows
+/// `rows` (each < n) fetches over a network whose reads are coalesced across holes up to
+/// `gap` bytes. Estimated with the file's bytes spread evenly over its rows: each row's own
+/// share (size / n), plus the hole up to the next row, up to `gap`. Scattered rows of a file
+/// with small rows thus cost all of it; a run of contiguous rows only its share. At most `size`.
+uint64_t take_bytes(std::span<const uint64_t> rows, uint64_t n, uint64_t size, uint64_t gap);
+
+/// The share (0..1) of `file`'s bytes the projected top-level fields (`projected`: indices into
+/// schema.fields) hold: 1 when the file holds no other field; else projected / all bits per row
+/// of the file's fields (variable-width projected fields count 0: a lower bound); 0 when a field
+/// the file holds but the read skips has a variable width (its bytes cannot be estimated).
+double projected_share(const format::Schema& schema, const std::vector<size_t>& projected, const DataFileRef& file);
+
+}  // namespace lance::dataset

@@ -1,0 +1,106 @@
+// io::RemoteFile against the real store (Ceph RGW): the whole-file open and the read-ahead of
+// announced units, request by request (io::NetStats counts every HTTP request of the process).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <fstream>
+
+#include "cli_env.h"
+#include "io/http_client.h"
+#include "io/net_stats.h"
+#include "io/remote_file.h"
+#include "s3_env.h"
+
+using namespace lance::testing;
+using lance::io::ByteRange;
+using lance::io::HttpClient;
+using lance::io::NetStats;
+using lance::io::RemoteFile;
+
+namespace {
+
+/// An object the fixture uploads (data/ byte for byte), and its local bytes.
+const char* kObject = "data/fixtures/index.json";
+
+std::string local_bytes() { return read_text(source_path(kObject)); }
+
+std::shared_ptr<const HttpClient> client() {
+  lance::io::StorageOptions o;
+  o.endpoint = s3().endpoint;
+  o.allow_http = true;
+  o.access_key_id = s3().key;
+  o.secret_access_key = s3().secret;
+  o.region = "us-east-1";
+  return std::make_shared<HttpClient>(o, true, true);
+}
+
+std::string url() { return s3().endpoint + "/" + s3().bucket + "/" + kObject; }
+
+std::string read(const RemoteFile& f, uint64_t offset, uint64_t length) {
+  std::string out(length, '\0');
+  f.read_at(offset, length, reinterpret_cast<uint8_t*>(out.data()));
+  return out;
+}
+
+uint64_t requests() { return NetStats::global().requests.load(); }
+
+}  // namespace
+
+TEST_CASE("s3: a whole-file open GETs its pieces at once, and falls back to a plain open when the recorded size is wrong", "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 4 * 65536);
+  const uint64_t size = want.size();
+  const uint64_t pieces = (size + 65535) / 65536;
+  SECTION("the right size: one GET per 64 KiB piece, every byte from memory after") {
+    const uint64_t before = requests();
+    auto f = RemoteFile::open_whole(client(), url(), kObject, size, 65536, {});
+    CHECK(requests() - before == pieces);
+    CHECK(f->size() == size);
+    CHECK(f->in_memory());
+    CHECK(read(*f, 0, size) == want);
+    CHECK(read(*f, 70000, 100000) == want.substr(70000, 100000));
+    CHECK(requests() - before == pieces);  // no request after the open
+  }
+  for (int64_t wrong : {int64_t{1000}, int64_t{-1000}}) {
+    DYNAMIC_SECTION("a recorded size " << (wrong > 0 ? "larger" : "smaller") << " than the object's") {
+      auto f = RemoteFile::open_whole(client(), url(), kObject, size + wrong, 65536, {});
+      CHECK(f->size() == size);  // Content-Range told the truth; the file opened with its tail
+      CHECK_FALSE(f->in_memory());
+      CHECK(read(*f, 0, size) == want);
+    }
+  }
+}
+
+TEST_CASE("s3: units announced to a remote file are fetched at once, neighbours merged, within the budget", "[s3][remote]") {
+  const std::string want = local_bytes();
+  // A 16-byte tail: every unit below is outside it.
+  const std::vector<ByteRange> units = {{1000, 100}, {1150, 100}, {5000, 300}, {200000, 70000}};
+  SECTION("all of them: four GETs (the first two units, 50 bytes apart, share one; the last is two pieces), reads from memory") {
+    auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 1 << 20});
+    const uint64_t before = requests();
+    f->will_read(units);
+    CHECK(read(*f, 1000, 100) == want.substr(1000, 100));
+    CHECK(read(*f, 1050, 180) == want.substr(1050, 180));  // spans the merged gap
+    CHECK(read(*f, 5100, 100) == want.substr(5100, 100));
+    CHECK(read(*f, 200000, 70000) == want.substr(200000, 70000));  // spans two pieces
+    CHECK(read(*f, 260000, 10000) == want.substr(260000, 10000));
+    CHECK(requests() - before == 4);
+  }
+  SECTION("a budget of 250 bytes: the first GET only; the rest on demand, still correct") {
+    auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 250});
+    const uint64_t before = requests();
+    f->will_read(units);
+    CHECK(read(*f, 1000, 250) == want.substr(1000, 250));
+    CHECK(requests() - before == 1);
+    CHECK(read(*f, 5000, 300) == want.substr(5000, 300));
+    CHECK(read(*f, 200000, 70000) == want.substr(200000, 70000));
+    CHECK(requests() - before > 1);
+  }
+  SECTION("no read-ahead budget: nothing is fetched until a read asks") {
+    auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 0});
+    const uint64_t before = requests();
+    f->will_read(units);
+    CHECK(requests() - before == 0);
+    CHECK(read(*f, 5000, 300) == want.substr(5000, 300));
+  }
+}

@@ -1,0 +1,78 @@
+// dataset/read_cost.h: the estimates behind "fetch a data file whole, or its tail first".
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+#include "dataset/read_cost.h"
+
+using namespace lance;
+using namespace lance::dataset;
+
+namespace {
+
+format::LanceField field(int32_t id, const std::string& name, TypePtr type) {
+  format::LanceField f;
+  f.id = id;
+  f.name = name;
+  auto a = std::make_shared<Field>();
+  a->name = name;
+  a->type = std::move(type);
+  a->id = id;
+  f.arrow = a;
+  return f;
+}
+
+TypePtr vector_type(int32_t dim) {
+  auto item = std::make_shared<Field>();
+  item->name = "item";
+  item->type = make_type(TypeId::float32);
+  return make_fixed_size_list(item, dim);
+}
+
+}  // namespace
+
+TEST_CASE("read cost: fixed_bits of fixed- and variable-width types", "[read_cost]") {
+  CHECK(fixed_bits(*make_type(TypeId::int64)) == 64);
+  CHECK(fixed_bits(*make_type(TypeId::boolean)) == 1);
+  CHECK(fixed_bits(*vector_type(384)) == 384 * 32);
+  CHECK(fixed_bits(*make_type(TypeId::utf8)) == 0);
+  auto item = std::make_shared<Field>();
+  item->type = make_type(TypeId::int32);
+  CHECK(fixed_bits(*make_list(TypeId::list, item)) == 0);
+  auto name = std::make_shared<Field>();
+  name->type = make_type(TypeId::utf8);
+  CHECK(fixed_bits(*make_struct({item, item})) == 64);
+  CHECK(fixed_bits(*make_struct({item, name})) == 0);  // one variable child: variable
+}
+
+TEST_CASE("read cost: take_bytes counts each row's share and the holes the coalescing gap reads through", "[read_cost]") {
+  const uint64_t n = 1'000'000, size = 20'000'000;  // 20 bytes per row
+  std::vector<uint64_t> run(2048);
+  std::iota(run.begin(), run.end(), 333'333);
+  CHECK(take_bytes(run, n, size, 65536) == 2048 * 20);  // contiguous: its own share
+  std::vector<uint64_t> scattered;
+  for (uint64_t r = 0; r < n; r += 488) scattered.push_back(r);  // holes of ~9.7 KB < the gap
+  CHECK(take_bytes(scattered, n, size, 65536) > size * 99 / 100);
+  CHECK(take_bytes(scattered, n, size, 1000) < size / 8);  // a 1,000-byte gap: ~1,020 bytes a row
+  CHECK(take_bytes({}, n, size, 65536) == 0);
+  CHECK(take_bytes(scattered, 0, size, 65536) == 0);
+  const std::vector<uint64_t> two = {0, n - 1};
+  CHECK(take_bytes(two, n, size, 1ull << 40) == size);  // never more than the file
+}
+
+TEST_CASE("read cost: projected_share from the schema's fixed widths", "[read_cost]") {
+  format::Schema schema;
+  schema.fields = {field(0, "id", make_type(TypeId::int64)), field(1, "vector", vector_type(384)),
+                   field(2, "text", make_type(TypeId::utf8))};
+  DataFileRef fixed;  // holds id and vector
+  fixed.field_ids = {0, 1};
+  CHECK(projected_share(schema, {0, 1}, fixed) == 1.0);
+  CHECK(projected_share(schema, {1}, fixed) == Approx(12288.0 / (12288 + 64)));
+  CHECK(projected_share(schema, {0}, fixed) == Approx(64.0 / (12288 + 64)));
+  CHECK(projected_share(schema, {2}, fixed) == 0.0);  // nothing of the file projected
+  DataFileRef mixed;  // all three
+  mixed.field_ids = {0, 1, 2};
+  CHECK(projected_share(schema, {0, 1}, mixed) == 0.0);  // the skipped text column's bytes are unknown
+  CHECK(projected_share(schema, {1, 2}, mixed) == Approx(12288.0 / (12288 + 64)));  // text counts 0: a lower bound
+  CHECK(projected_share(schema, {0, 1, 2}, mixed) == 1.0);
+}
