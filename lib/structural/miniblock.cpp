@@ -339,16 +339,9 @@ class MiniBlockDecoder final : public PageDecoder {
     const uint16_t* rp = dc.rep.data();
     uint64_t count = 0;
     for (uint64_t i = 0; i < n; ++i) count += rp[i] == top;
-    uint64_t visible = n;
-    if (!dc.def.empty()) {
-      check_corrupt(dc.def.size() == n, "rep and def level counts differ");
-      const uint16_t* dp = dc.def.data();
-      const uint16_t max_visible = static_cast<uint16_t>(max_visible_def_);
-      visible = 0;
-      for (uint64_t i = 0; i < n; ++i) visible += dp[i] <= max_visible;
-    }
+    check_corrupt(dc.def.empty() || dc.def.size() == n, "rep and def level counts differ");
     dc.num_starts = static_cast<int64_t>(count);
-    dc.num_visible = visible;
+    dc.num_visible = dc.def.empty() ? n : count_visible(dc.def, 0, n);
   }
 
   /// The `k`-th row start of a chunk (k below its count of starts): from the index when the
@@ -364,12 +357,7 @@ class MiniBlockDecoder final : public PageDecoder {
       if (rp[i] == top && seen++ == k) break;
     }
     check_corrupt(i < n, "row start {} not found in a chunk of {} levels", k, n);
-    if (dc.def.empty()) return {i, i};
-    const uint16_t* dp = dc.def.data();
-    const uint16_t max_visible = static_cast<uint16_t>(max_visible_def_);
-    uint64_t visible = 0;
-    for (uint64_t j = 0; j < i; ++j) visible += dp[j] <= max_visible;
-    return {i, visible};
+    return {i, dc.def.empty() ? i : count_visible(dc.def, 0, i)};
   }
 
   /// Fills `dc.starts` / `dc.visible_before` (once).
@@ -404,6 +392,7 @@ class MiniBlockDecoder final : public PageDecoder {
     dc.indexed = true;
   }
 
+  /// Levels in [from, to) that hold a visible value (an item slot, null or not).
   uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {
     uint64_t n = 0;
     for (uint64_t i = from; i < to; ++i) n += def[i] <= max_visible_def_;

@@ -144,14 +144,13 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   const size_t pairs = reps * defs;
   std::vector<uint8_t> code(pairs * (m + 1), 0);  // layer m: never a slot (a list's child count stops there)
   std::vector<int> bad_layer(pairs, -1);           // a def with no meaning at this layer
-  std::vector<uint8_t> out_of_range(pairs, 0);
+  auto out_of_range = [&](size_t pair) {
+    return pair / defs > static_cast<size_t>(max_rep) || pair % defs > static_cast<size_t>(max_def);
+  };
   for (size_t r = 0; r < reps; ++r) {
     for (size_t d = 0; d < defs; ++d) {
       const size_t pair = r * defs + d;
-      if (r > static_cast<size_t>(max_rep) || d > static_cast<size_t>(max_def)) {
-        out_of_range[pair] = 1;
-        continue;
-      }
+      if (out_of_range(pair)) continue;
       uint8_t* c = &code[pair * (m + 1)];
       bool outer_null = false;  // an enclosing struct/item layer is null
       for (size_t k = start_of[r]; k < m; ++k) {
@@ -209,7 +208,7 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   }
   // Bad input: find the first bad level in order, with the message it deserves.
   bool bad = num_levels > 0 && rp && rp[0] != max_rep;  // levels before any row start
-  for (size_t pair = 0; pair < pairs && !bad; ++pair) bad = count[pair] > 0 && (out_of_range[pair] || bad_layer[pair] >= 0);
+  for (size_t pair = 0; pair < pairs && !bad; ++pair) bad = count[pair] > 0 && (out_of_range(pair) || bad_layer[pair] >= 0);
   if (bad) [[unlikely]] {
     for (uint64_t e = 0; rp && e < num_levels; ++e)
       check_corrupt(rp[e] <= max_rep, "repetition level {} above the maximum {}", rp[e], max_rep);
