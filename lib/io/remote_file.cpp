@@ -191,10 +191,7 @@ bool RemoteFile::read_from_windows(uint64_t offset, uint64_t end, uint8_t* out) 
   {
     std::lock_guard lock(mutex_);
     for (uint64_t at = offset; at < end;) {
-      // The window holding byte `at` that reaches furthest.
-      Window* best = nullptr;
-      for (auto& w : windows_)
-        if (w.start <= at && at < w.end && (!best || w.end > best->end)) best = &w;
+      Window* best = window_reaching_furthest(at);
       if (!best) return false;
       best->used = ++clock_;
       pieces.push_back(Piece{best->start, best->end, best->data});
@@ -264,12 +261,17 @@ void RemoteFile::prefetch_unit(size_t i) const {
   if (stop <= start || stop - start > read_ahead_.bytes) return;
   // Already in (or on the way into) windows, perhaps several (will_read's merged pieces)?
   for (uint64_t at = start; at < stop;) {
-    uint64_t reach = at;
-    for (const auto& w : windows_)
-      if (w.start <= at && at < w.end) reach = std::max(reach, w.end);
-    if (reach == at) return prefetch_range(start, stop);
-    at = reach;
+    const Window* w = window_reaching_furthest(at);
+    if (!w) return prefetch_range(start, stop);
+    at = w->end;
   }
+}
+
+RemoteFile::Window* RemoteFile::window_reaching_furthest(uint64_t at) const {
+  Window* best = nullptr;
+  for (auto& w : windows_)
+    if (w.start <= at && at < w.end && (!best || w.end > best->end)) best = &w;
+  return best;
 }
 
 void RemoteFile::prefetch_range(uint64_t start, uint64_t stop) const {

@@ -80,6 +80,8 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
     std::shared_future<Buffer> data;
     uint64_t used = 0;  ///< last use, for eviction
   };
+  /// Of the windows holding byte `at`, the one that reaches furthest (nullptr: none); mutex_ held.
+  Window* window_reaching_furthest(uint64_t at) const;
   std::shared_ptr<const HttpClient> client_;
   std::string url_;
   std::string display_;
