@@ -247,13 +247,13 @@ void register_take(CLI::App& app, CommandRunner& run) {
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", rows.size());
-      for (size_t i = 0; i < rows.size(); i += args->batch_size) {
-        check_cancelled();
-        std::span<const uint64_t> part(rows.data() + i, std::min<size_t>(args->batch_size, rows.size() - i));
-        RecordBatch batch = reader->take(part);
+      check_cancelled();
+      reader->take_batches(rows, args->batch_size, [&](RecordBatch batch) {
+        const auto n = static_cast<uint64_t>(batch.num_rows);
         timed_output([&] { out.writer->write(batch); });
-        progress.add(part.size(), out.sink.bytes_written());
-      }
+        progress.add(n, out.sink.bytes_written());
+        check_cancelled();
+      });
       timed_output([&] { out.finish(); });
       progress.finish();
       stats.report(rows.size());

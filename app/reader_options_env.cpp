@@ -35,6 +35,7 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
   o.io.inline_read_bytes = u64_var(lookup, "LANCE_CLI_INLINE_READ_BYTES", o.io.inline_read_bytes);
   o.io = o.io.normalized();
   o.page_batch_bytes = u64_var(lookup, "LANCE_CLI_PAGE_BATCH_BYTES", o.page_batch_bytes);
+  o.take_group_bytes = u64_var(lookup, "LANCE_CLI_TAKE_GROUP_BYTES", o.take_group_bytes);
   if (const char* v = lookup("LANCE_CLI_DECODE_TASKS"); v && *v) {
     const std::string s(v);
     if (s == "inline") o.decode_mode = read::DecodeMode::inline_run;

@@ -179,15 +179,16 @@ async function timing() {
       `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${Number.isFinite(r.cli_rss_mib) ? r.cli_rss_mib.toFixed(0) : '–'} |`);
 }
 
-/// The take issue's I/O table: requests, I/O operations and bytes for takes on the nested
-/// dataset, with page batching on and off, at three block sizes, next to Lance's counters.
+/// The take issue's I/O table: requests, I/O operations and bytes for the timing run's takes
+/// on every dataset, with page batching on and off, at three block sizes, next to Lance's
+/// counters.
 async function ioTable() {
   const out = [];
-  for (const name of ['nested', 'scalars']) for (const version of VERSIONS) {
+  for (const name of Object.keys(DATASETS)) for (const version of VERSIONS) {
     if (ONLY && !ONLY.has(name)) continue;
     const { dir, tbl } = await openTable(name, version);
     const n = await tbl.countRows();
-    const { scattered, contiguous } = takeRows(n, 8, mulberry32(7));
+    const { scattered, contiguous } = takeRows(n, DATASETS[name].fragments || 8, mulberry32(7));
     for (const [kind, rowsList] of [['scattered', scattered], ['contiguous', contiguous]]) {
       // Lance one-shot (a fresh connection: its first query reads the page metadata, as one
       // lance-cli process does), then the same take again on that table (metadata cached).
@@ -205,7 +206,7 @@ async function ioTable() {
       }
     }
   }
-  console.log(`\n${machine()}. Takes of 2048 rows, all columns: nested = 8 fragments × 3,000 rows; scalars = 10,000,000 rows.\n`);
+  console.log(`\n${machine()}. Takes of 2048 rows, all columns, the rows of the timing table (scripts/bench-datasets.mjs has the datasets).\n`);
   console.log('| dataset | version | rows | reader | block size | page batching | requests | I/O operations | bytes read |');
   console.log('|---|---|---|---|---|---|---:|---:|---:|');
   for (const r of out)

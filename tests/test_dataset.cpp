@@ -186,6 +186,45 @@ TEST_CASE("dataset take returns rows in the order asked, repeats included", "[da
   }
 }
 
+TEST_CASE("dataset take in groups: ascending rows read ahead at once, decoded a group at a time", "[dataset][take]") {
+  // LANCE_CLI_TAKE_GROUP_BYTES=1 makes every distinct row its own group (one batch each);
+  // 0 turns grouping off. Same rows out, and the same I/O operations and bytes: the groups'
+  // reads are answered by the read-ahead of their fragment's run.
+  auto stats_of = [](const std::string& err) {
+    const auto at = err.find('{');
+    REQUIRE(at != std::string::npos);
+    return json::parse(err.substr(at, err.find('\n', at) - at));
+  };
+  for (const auto& v : versions()) {
+    if (v.num_rows == 0) continue;
+    auto want = lines(read_text(v.golden + ".jsonl"));
+    std::vector<uint64_t> rows;
+    for (uint64_t r = 0; r < v.num_rows; r += 1 + r % 3) rows.push_back(r);
+    rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(rows.size() / 2), rows[rows.size() / 2]);  // a repeat
+    DYNAMIC_SECTION(v.label() << " take of " << rows.size() << " ascending rows") {
+      std::vector<std::string> args =
+          concat({"take", v.dir, "--rows", join_rows(rows), "-f", "jsonl", "--stats=json"}, v.version_args());
+      lance::testing::RunLimits grouped, whole;
+      grouped.timeout_ms = whole.timeout_ms = 60000;
+      grouped.env = {"LANCE_CLI_TAKE_GROUP_BYTES=1"};
+      whole.env = {"LANCE_CLI_TAKE_GROUP_BYTES=0"};
+      auto a = lance::testing::run_cli_limited(args, grouped);
+      auto b = lance::testing::run_cli_limited(args, whole);
+      INFO(a.err);
+      REQUIRE(a.exit_code == 0);
+      REQUIRE(b.exit_code == 0);
+      std::string expect;
+      for (uint64_t row : rows) expect += want[row] + "\n";
+      INFO(first_difference(a.out, expect));
+      CHECK(a.out == expect);
+      CHECK(b.out == expect);
+      const json sa = stats_of(a.err), sb = stats_of(b.err);
+      CHECK(sa["iops"] == sb["iops"]);
+      CHECK(sa["bytes_read"] == sb["bytes_read"]);
+    }
+  }
+}
+
 TEST_CASE("dataset errors name the version and the directory", "[dataset]") {
   const std::string dir = source_path("data/datasets/appends");
   SECTION("a version that does not exist") {

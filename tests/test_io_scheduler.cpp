@@ -232,3 +232,40 @@ TEST_CASE("io scheduler: small reads run on the submitting thread, large ones on
   CHECK(large.get().at(0) == slice(0, 8192));
   CHECK(io.stats().iops == 2);
 }
+
+TEST_CASE("io scheduler: kept reads answer later requests without I/O until dropped", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(100000);
+  IoOptions o;
+  o.block_size = 4096;
+  IoScheduler io(file, o);
+  // A read-ahead as a take in groups does it: the metadata round is returned and kept, the
+  // data request only kept (its future yields empty buffers).
+  io.begin_keeping(lance::io::Keeping::also);
+  auto meta = io.read({{0, 16}}, 0);
+  CHECK(meta.at(0) == slice(0, 16));
+  io.begin_keeping(lance::io::Keeping::only);
+  auto data = io.submit({{1000, 100}, {1200, 50}, {50000, 300}}, 0);
+  io.end_keeping();
+  CHECK(data.get().at(0).empty());
+  CHECK(io.stats().requests == 2);
+  CHECK(io.stats().iops == 3);  // [0, 16), [1000, 1250) merged, [50000, 50300)
+
+  // Parts of those reads, in any grouping, cost nothing more...
+  auto first = io.read({{4, 8}, {1000, 10}}, 0);
+  CHECK(first.at(0) == slice(4, 8));
+  CHECK(first.at(1) == slice(1000, 10));
+  auto second = io.read({{1100, 150}, {50100, 200}}, 0);
+  CHECK(second.at(0) == slice(1100, 150));
+  CHECK(second.at(1) == slice(50100, 200));
+  CHECK(io.stats().requests == 2);
+  CHECK(io.stats().iops == 3);
+  // ...a range reaching past a kept read is read (only it), and after drop_kept all are.
+  auto past = io.read({{1200, 60}, {50000, 10}}, 0);
+  CHECK(past.at(0) == slice(1200, 60));
+  CHECK(past.at(1) == slice(50000, 10));
+  CHECK(io.stats().requests == 3);
+  CHECK(io.stats().iops == 4);
+  io.drop_kept();
+  CHECK(io.read({{4, 8}}, 0).at(0) == slice(4, 8));
+  CHECK(io.stats().iops == 5);
+}

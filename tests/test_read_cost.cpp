@@ -76,3 +76,23 @@ TEST_CASE("read cost: projected_share from the schema's fixed widths", "[read_co
   CHECK(projected_share(schema, {1, 2}, mixed) == Approx(12288.0 / (12288 + 64)));  // text counts 0: a lower bound
   CHECK(projected_share(schema, {0, 1, 2}, mixed) == 1.0);
 }
+
+TEST_CASE("read cost: ascending_run stops at a descent and at the fragment's end", "[read_cost]") {
+  const std::vector<uint64_t> rows{3, 5, 5, 9, 2, 4};
+  CHECK(ascending_run(rows, 100) == 4);  // 9 -> 2 descends
+  CHECK(ascending_run(rows, 9) == 3);    // 9 is past the end
+  CHECK(ascending_run(rows, 3) == 0);    // the first row already is
+  CHECK(ascending_run(std::vector<uint64_t>{}, 10) == 0);
+  CHECK(ascending_run(std::vector<uint64_t>{7}, 10) == 1);
+}
+
+TEST_CASE("read cost: take_groups splits by distinct rows' bytes, repeats stay together", "[read_cost]") {
+  const std::vector<uint64_t> rows{1, 2, 2, 2, 5, 8, 8, 9, 10};
+  // 1000 bytes a row, 2000 a group: two distinct rows per group.
+  CHECK(take_groups(rows, 1000, 2000) == std::vector<size_t>{4, 3, 2});
+  CHECK(take_groups(rows, 1000, 1) == std::vector<size_t>{1, 3, 1, 2, 1, 1});  // at least a row each
+  CHECK(take_groups(rows, 0, 2000) == std::vector<size_t>{9});                 // size unknown
+  CHECK(take_groups(rows, 1000, 0) == std::vector<size_t>{9});                 // grouping off
+  CHECK(take_groups(rows, 1000, 1 << 20) == std::vector<size_t>{9});
+  CHECK(take_groups(std::vector<uint64_t>{}, 1000, 2000).empty());
+}

@@ -9,6 +9,7 @@
 #include "array/take.h"
 #include "common/cancel.h"
 #include "dataset/missing_file.h"
+#include "common/finally.h"
 #include "dataset/read_cost.h"
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
@@ -382,6 +383,55 @@ RecordBatch DatasetRowReader::take_from_state(const std::shared_ptr<FragmentStat
   return assemble(*st, std::move(parts), rows.size());
 }
 
+double DatasetRowReader::bytes_per_row(size_t index) const {
+  const Fragment& frag = dataset_->fragments()[index];
+  double bytes = 0;
+  for (const auto& file : frag.files) {
+    if (file.size_bytes == 0) return 0;  // an older manifest: sizes unknown
+    bytes += static_cast<double>(file.size_bytes) * projected_share(dataset_->schema(), field_indices_, file);
+  }
+  const uint64_t physical = frag.physical_rows ? frag.physical_rows : starts_[index + 1] - starts_[index];
+  return physical ? bytes / static_cast<double>(physical) : 0;
+}
+
+void DatasetRowReader::take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
+                                    const std::function<void(RecordBatch)>& sink) {
+  if (batch_size == 0) throw_usage("batch size must be at least 1");
+  const uint64_t budget = dataset_->reader_options().take_group_bytes;
+  const bool grouped = budget > 0 && !dataset_->store().remote();
+  for (size_t i = 0; i < rows.size();) {
+    auto part = rows.subspan(i, std::min<size_t>(batch_size, rows.size() - i));
+    const size_t f = grouped && part[0] < num_rows() ? fragment_of(part[0]) : 0;
+    const size_t run = grouped && part[0] < num_rows() ? ascending_run(part, starts_[f + 1]) : 0;
+    if (run == 0 || (run < part.size() && part[run] < part[run - 1])) {  // rows out of order
+      sink(take(part));
+      i += part.size();
+      continue;
+    }
+    part = part.first(run);
+    const std::vector<size_t> groups = take_groups(part, bytes_per_row(f), budget);
+    const auto st = groups.size() > 1 ? fragment_state(f) : nullptr;
+    if (!st || !std::all_of(st->readers.begin(), st->readers.end(), [](const auto& r) { return r.prefetches(); })) {
+      sink(take(part));  // one group, or files whose reads cannot be read ahead (2.0, v1)
+    } else {
+      std::vector<uint64_t> local, physical;
+      for (uint64_t r : part) {
+        local.push_back(r - starts_[f]);
+        physical.push_back(st->deletions.empty() ? local.back() : st->deletions.physical_row(local.back()));
+      }
+      for (auto& r : st->readers) r.prefetch(physical);
+      Finally drop([&] {
+        for (auto& r : st->readers) r.drop_prefetched();
+      });
+      for (size_t at = 0; size_t g : groups) {
+        sink(take_from_state(st, std::vector<uint64_t>(local.begin() + at, local.begin() + at + g)));
+        at += g;
+      }
+    }
+    i += run;
+  }
+}
+
 RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   const uint64_t n = num_rows();
   for (uint64_t r : rows)
@@ -437,7 +487,9 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
     std::vector<ArrayPtr> cols;
     for (const auto& p : parts) cols.push_back(p.columns[k]);
     read.columns.push_back(cols.empty() ? make_null_array(fields_[k]->type, 0) : concat_arrays(fields_[k]->type, cols));
+    for (auto& p : parts) p.columns[k].reset();  // joined: the pieces' memory serves what follows
   }
+  parts.clear();
   if (sorted.size() == rows.size() && std::equal(sorted.begin(), sorted.end(), rows.begin())) return read;
   // Back to the asked order, repeats included.
   std::vector<int64_t> index(rows.size());
@@ -446,7 +498,10 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   RecordBatch out;
   out.fields = fields_;
   out.num_rows = static_cast<int64_t>(rows.size());
-  for (const auto& c : read.columns) out.columns.push_back(take_array(c, index));
+  for (auto& c : read.columns) {
+    out.columns.push_back(take_array(c, index));
+    c.reset();
+  }
   return out;
 }
 

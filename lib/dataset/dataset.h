@@ -101,6 +101,11 @@ class DatasetRowReader final : public TableReader {
   uint64_t num_rows() const override { return dataset_->num_rows(); }
   void scan(uint64_t begin, uint64_t end, uint64_t batch_size, const std::function<void(RecordBatch)>& sink) override;
   RecordBatch take(std::span<const uint64_t> rows) override;
+  /// Local store: an ascending run of rows inside one fragment is read ahead in one go and
+  /// decoded in groups (TableReader::take_batches); a fragment's bytes per row come from the
+  /// manifest's file sizes and the projected share of them (read_cost.h).
+  void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
+                    const std::function<void(RecordBatch)>& sink) override;
 
   const Dataset& dataset() const { return *dataset_; }
 
@@ -121,6 +126,8 @@ class DatasetRowReader final : public TableReader {
   std::shared_ptr<FragmentState> open_fragment(size_t index);
   /// The fragment holding visible row `row` of the dataset (row < num_rows()).
   size_t fragment_of(uint64_t row) const;
+  /// Estimated file bytes per row of fragment `index` for the projection (0: unknown).
+  double bytes_per_row(size_t index) const;
   /// Remote stores: starts fetching, all at once, the deletion files and the tails of the
   /// data files (those holding projected columns) of fragments `frags` not yet opened.
   /// `needed(i, size, gap)`: the bytes of a data file of `size` bytes of fragment frags[i] the

@@ -53,4 +53,31 @@ double projected_share(const format::Schema& schema, const std::vector<size_t>& 
   return static_cast<double>(mine) / static_cast<double>(mine + other);
 }
 
+size_t ascending_run(std::span<const uint64_t> rows, uint64_t end_row) {
+  if (rows.empty() || rows[0] >= end_row) return 0;
+  size_t k = 1;
+  while (k < rows.size() && rows[k] >= rows[k - 1] && rows[k] < end_row) ++k;
+  return k;
+}
+
+std::vector<size_t> take_groups(std::span<const uint64_t> run, double bytes_per_row, uint64_t budget_bytes) {
+  if (run.empty()) return {};
+  if (bytes_per_row <= 0 || budget_bytes == 0) return {run.size()};
+  const auto per_group = static_cast<uint64_t>(std::max(1.0, static_cast<double>(budget_bytes) / bytes_per_row));
+  std::vector<size_t> sizes;
+  size_t start = 0;
+  uint64_t distinct = 1;
+  for (size_t k = 1; k < run.size(); ++k) {
+    if (run[k] == run[k - 1]) continue;
+    if (distinct == per_group) {
+      sizes.push_back(k - start);
+      start = k;
+      distinct = 0;
+    }
+    ++distinct;
+  }
+  sizes.push_back(run.size() - start);
+  return sizes;
+}
+
 }  // namespace lance::dataset

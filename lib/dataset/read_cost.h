@@ -34,4 +34,14 @@ uint64_t take_bytes(std::span<const uint64_t> rows, uint64_t n, uint64_t size, u
 /// the file holds but the read skips has a variable width (its bytes cannot be estimated).
 double projected_share(const format::Schema& schema, const std::vector<size_t>& projected, const DataFileRef& file);
 
+/// How many leading `rows` ascend (repeats allowed) while below `end_row` (a fragment's
+/// end): at least 1 when rows[0] < end_row, 0 when it is not. O(answer).
+size_t ascending_run(std::span<const uint64_t> rows, uint64_t end_row);
+
+/// Splits `run` (ascending rows) into consecutive groups whose distinct rows hold about
+/// `budget_bytes` at `bytes_per_row` each (the last group may hold less; repeats of a row stay
+/// in its group): the group sizes, summing to run.size(). One group when bytes_per_row or
+/// budget_bytes is 0.
+std::vector<size_t> take_groups(std::span<const uint64_t> run, double bytes_per_row, uint64_t budget_bytes);
+
 }  // namespace lance::dataset

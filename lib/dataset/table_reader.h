@@ -67,6 +67,16 @@ class TableReader {
   /// The given rows in the given order, duplicates repeated; every needed row is read
   /// once. Throws Error(usage) for a row ≥ num_rows().
   virtual RecordBatch take(std::span<const uint64_t> rows) = 0;
+
+  /// take() of consecutive slices of `rows`, at most `batch_size` rows each, handed to `sink`
+  /// in order. A local table given ascending rows reads a slice's bytes together (the I/O
+  /// operations of one take) and decodes them in groups of about ReaderOptions::take_group_bytes
+  /// file bytes, each handed to `sink` before the next is decoded: the process holds one
+  /// group's values at a time, not the slice's (on a VM, first-touched memory can cost more
+  /// than decoding such rows), and batches may hold fewer than `batch_size` rows. Throws
+  /// Error(usage) for batch_size 0 and, as take does, for a row ≥ num_rows().
+  virtual void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
+                            const std::function<void(RecordBatch)>& sink);
 };
 
 /// True when `path` is a directory holding `_versions/` (a Lance dataset); for an object

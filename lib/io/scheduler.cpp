@@ -26,6 +26,7 @@ IoOptions IoOptions::normalized() const {
 
 /// One caller request: its ranges, the buffers being filled, and the promise.
 struct IoScheduler::Request {
+  Keeping keep = Keeping::off;  ///< read-ahead: the reads' bytes go to kept_ (too)
   std::vector<ByteRange> ranges;
   std::vector<Bytes> results;
   std::promise<std::vector<Bytes>> promise;
@@ -124,8 +125,10 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
   req->ranges = std::move(ranges);
   req->results.resize(req->ranges.size());
   auto fut = req->promise.get_future();
-  stats_.requests++;
-  if (read_stats_) read_stats_->requests++;
+  {
+    std::lock_guard lock(mutex_);
+    req->keep = keeping_;
+  }
   for (size_t i = 0; i < req->ranges.size(); ++i) {
     const auto& r = req->ranges[i];
     if (r.offset > file_->size() || r.length > file_->size() - r.offset) {
@@ -135,9 +138,29 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
       return fut;
     }
     check_alloc(r.length, "read");
-    req->results[i].resize(r.length);
+    if (req->keep != Keeping::only) req->results[i].resize(r.length);
   }
-  auto reads = plan_reads(req->ranges, options_.block_size, options_.max_iop_size);
+  // Ranges inside a kept read are copied from it; the rest are planned and read.
+  const std::vector<bool> filled = req->keep == Keeping::only ? std::vector<bool>{} : fill_from_kept(*req);
+  std::vector<PlannedRead> reads;
+  if (filled.empty()) {
+    reads = plan_reads(req->ranges, options_.block_size, options_.max_iop_size);
+  } else {
+    std::vector<ByteRange> rest;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < req->ranges.size(); ++i)
+      if (!filled[i]) {
+        rest.push_back(req->ranges[i]);
+        index.push_back(i);
+      }
+    reads = plan_reads(rest, options_.block_size, options_.max_iop_size);
+    for (auto& r : reads)
+      for (auto& k : r.serves) k = index[k];
+  }
+  if (!reads.empty()) {  // a request answered from kept reads alone asks nothing of the store
+    stats_.requests++;
+    if (read_stats_) read_stats_->requests++;
+  }
   if (reads.empty()) {
     req->promise.set_value(std::move(req->results));
     return fut;
@@ -198,7 +221,7 @@ void IoScheduler::execute(PendingRead& pending) {
     try {
       check_cancelled();  // a signal stops queued reads: they fail instead of running
       const auto& serves = pending.read.serves;
-      if (serves.size() == 1 && req.ranges[serves[0]].offset == rr.offset &&
+      if (serves.size() == 1 && req.keep == Keeping::off && req.ranges[serves[0]].offset == rr.offset &&
           req.ranges[serves[0]].length == rr.length) {
         // The read is exactly one caller range (e.g. a whole page): read into its buffer.
         file_->read_at(rr.offset, rr.length, req.results[serves[0]].data());
@@ -206,9 +229,15 @@ void IoScheduler::execute(PendingRead& pending) {
         Bytes buf(rr.length);
         file_->read_at(rr.offset, rr.length, buf.data());
         for (size_t i : serves) {
+          if (req.keep == Keeping::only) break;
           const ByteRange& want = req.ranges[i];
           uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
           std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
+        }
+        if (req.keep != Keeping::off) {
+          std::lock_guard lock(mutex_);
+          auto [it, fresh] = kept_.try_emplace(rr.offset);
+          if (fresh || it->second.size() < buf.size()) it->second = std::move(buf);
         }
       }
       stats_.iops++;
@@ -222,6 +251,41 @@ void IoScheduler::execute(PendingRead& pending) {
     }
   }
   if (--req.remaining == 0 && !req.failed) req.promise.set_value(std::move(req.results));
+}
+
+void IoScheduler::begin_keeping(Keeping mode) {
+  std::lock_guard lock(mutex_);
+  keeping_ = mode;
+}
+
+void IoScheduler::end_keeping() {
+  std::unique_lock lock(mutex_);
+  keeping_ = Keeping::off;
+  idle_.wait(lock, [this] { return running_ == 0 && queue_.empty(); });
+}
+
+void IoScheduler::drop_kept() {
+  std::map<uint64_t, Bytes> dropped;
+  std::lock_guard lock(mutex_);
+  dropped.swap(kept_);
+}
+
+std::vector<bool> IoScheduler::fill_from_kept(Request& req) {
+  std::lock_guard lock(mutex_);
+  if (kept_.empty()) return {};
+  std::vector<bool> filled(req.ranges.size(), false);
+  bool any = false;
+  for (size_t i = 0; i < req.ranges.size(); ++i) {
+    const ByteRange& r = req.ranges[i];
+    if (r.length == 0) continue;
+    auto it = kept_.upper_bound(r.offset);  // the last kept read starting at or before r
+    if (it == kept_.begin()) continue;
+    --it;
+    if (r.end() > it->first + it->second.size()) continue;
+    std::memcpy(req.results[i].data(), it->second.data() + (r.offset - it->first), r.length);
+    filled[i] = any = true;
+  }
+  return any ? filled : std::vector<bool>{};
 }
 
 }  // namespace lance::io

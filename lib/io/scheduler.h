@@ -57,6 +57,9 @@ struct IoStats {
   std::atomic<uint64_t> bytes_read{0};  ///< bytes those reads returned
 };
 
+/// What happens to the bytes of requests submitted while keeping (IoScheduler::begin_keeping).
+enum class Keeping { off, also, only };
+
 class IoScheduler {
  public:
   /// `stats`, when given, also receives this scheduler's requests, iops and bytes_read
@@ -71,6 +74,17 @@ class IoScheduler {
   /// the request serves). The future yields one Bytes per range, in the given order, or
   /// rethrows the read's Error (io / corrupt for ranges past the end of the file).
   std::future<std::vector<Bytes>> submit(std::vector<ByteRange> ranges, uint64_t priority);
+
+  /// Read-ahead for a read answered in parts (a take in groups of rows): between
+  /// begin_keeping(mode) and end_keeping(), submitted requests are read as usual and their
+  /// bytes are kept here: also returned (Keeping::also) or only kept (Keeping::only: the
+  /// futures yield empty buffers). A later begin_keeping changes the mode; end_keeping()
+  /// waits for the reads. From then on, a range lying wholly inside a kept read is copied from
+  /// it, with no I/O, until drop_kept(). So the parts issue together the I/O operations one
+  /// read would have (a chunk shared by two parts is read once).
+  void begin_keeping(Keeping mode);
+  void end_keeping();
+  void drop_kept();
 
   /// Submit and wait.
   std::vector<Bytes> read(std::vector<ByteRange> ranges, uint64_t priority) {
@@ -92,6 +106,9 @@ class IoScheduler {
     std::shared_ptr<Request> request;
     PlannedRead read;
   };
+  /// Copies the ranges of `req` that lie wholly inside a kept read; returns which it filled
+  /// (empty when none).
+  std::vector<bool> fill_from_kept(Request& req);
   void pump();  // starts queued reads while under the limits; call with mutex_ held
   void run_read(PendingRead pending);
   void execute(PendingRead& pending);  // the read itself, its counters and the request's completion
@@ -106,6 +123,8 @@ class IoScheduler {
   std::condition_variable idle_;  ///< signalled when running_ drops to 0
   unsigned running_ = 0;
   uint64_t bytes_in_flight_ = 0;
+  Keeping keeping_ = Keeping::off;  ///< between begin_keeping and end_keeping
+  std::map<uint64_t, Bytes> kept_;  ///< kept reads by file offset (reads never overlap within a request)
 };
 
 }  // namespace lance::io

@@ -69,10 +69,10 @@ RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
   return batch;
 }
 
-RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
-  for (uint64_t r : rows)
-    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
-  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+namespace {
+
+/// `rows` sorted and without repeats, and the same as row ranges.
+std::vector<structural::RowRange> row_ranges(std::vector<uint64_t>& sorted) {
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   std::vector<structural::RowRange> ranges;
@@ -80,6 +80,46 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
     if (!ranges.empty() && ranges.back().end == r) ranges.back().end = r + 1;
     else ranges.push_back({r, r + 1});
   }
+  return ranges;
+}
+
+}  // namespace
+
+void FileRowReader::prefetch(std::span<const uint64_t> rows) {
+  for (uint64_t r : rows)
+    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
+  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+  const std::vector<structural::RowRange> ranges = row_ranges(sorted);
+  if (ranges.empty()) return;
+  // Metadata rounds (the row ranges' repetition-index entries of full-zip pages among them)
+  // and data requests are all kept: the takes that follow ask for the same bytes again.
+  io::IoScheduler& io = file_->io();
+  io.begin_keeping(io::Keeping::also);  // the metadata rounds' bytes are needed now
+  try {
+    std::vector<std::unique_ptr<FieldReader::Pending>> planned;
+    {
+      StageTimer timer(file_->stats().plan_ns, file_->stats().plan_wall);
+      MetadataRounds rounds;
+      for (auto& f : readers_) planned.push_back(f->plan(ranges, rounds));
+      rounds.run(io, ranges.front().begin);
+    }
+    StageTimer timer(file_->stats().io_wait_ns, file_->stats().io_wait_wall);
+    io.begin_keeping(io::Keeping::only);
+    for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->submit(*planned[i]);
+    io.end_keeping();  // the planned reads are never decoded: the takes find their bytes kept
+  } catch (...) {
+    io.end_keeping();
+    throw;
+  }
+}
+
+void FileRowReader::drop_prefetched() { file_->io().drop_kept(); }
+
+RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
+  for (uint64_t r : rows)
+    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
+  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+  const std::vector<structural::RowRange> ranges = row_ranges(sorted);
   // Random access decodes little: inline, unless the options say otherwise.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;

@@ -59,6 +59,16 @@ class FileRowReader {
   /// ≥ num_rows().
   RecordBatch take(std::span<const uint64_t> rows);
 
+  /// Reads ahead for takes of some of `rows` (any order, repeats allowed): their bytes are
+  /// read now, as take(rows) would read them, and kept in the file's I/O scheduler
+  /// (io::IoScheduler::begin_keeping), so that takes of parts of them do no I/O of their own
+  /// until drop_prefetched(). Reads no data for 2.0 and v1 files (their fields plan nothing).
+  void prefetch(std::span<const uint64_t> rows);
+  /// Whether prefetch() reads anything (2.1+ files).
+  bool prefetches() const { return file_->version().is_structural(); }
+  /// Frees what prefetch() kept.
+  void drop_prefetched();
+
  private:
   std::shared_ptr<format::FileReader> file_;
   std::vector<size_t> field_indices_;
