@@ -8,8 +8,8 @@
 
 #include "array/take.h"
 #include "common/cancel.h"
-#include "dataset/missing_file.h"
 #include "common/finally.h"
+#include "dataset/missing_file.h"
 #include "dataset/read_cost.h"
 #include "dataset/schema_adapt.h"
 #include "io/uri.h"
@@ -396,40 +396,34 @@ double DatasetRowReader::bytes_per_row(size_t index) const {
 
 void DatasetRowReader::take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
                                     const std::function<void(RecordBatch)>& sink) {
-  if (batch_size == 0) throw_usage("batch size must be at least 1");
-  const uint64_t budget = dataset_->reader_options().take_group_bytes;
-  const bool grouped = budget > 0 && !dataset_->store().remote();
-  for (size_t i = 0; i < rows.size();) {
-    auto part = rows.subspan(i, std::min<size_t>(batch_size, rows.size() - i));
-    const size_t f = grouped && part[0] < num_rows() ? fragment_of(part[0]) : 0;
-    const size_t run = grouped && part[0] < num_rows() ? ascending_run(part, starts_[f + 1]) : 0;
-    if (run == 0 || (run < part.size() && part[run] < part[run - 1])) {  // rows out of order
-      sink(take(part));
-      i += part.size();
-      continue;
-    }
-    part = part.first(run);
-    const std::vector<size_t> groups = take_groups(part, bytes_per_row(f), budget);
-    const auto st = groups.size() > 1 ? fragment_state(f) : nullptr;
-    if (!st || !std::all_of(st->readers.begin(), st->readers.end(), [](const auto& r) { return r.prefetches(); })) {
-      sink(take(part));  // one group, or files whose reads cannot be read ahead (2.0, v1)
-    } else {
-      std::vector<uint64_t> local, physical;
-      for (uint64_t r : part) {
-        local.push_back(r - starts_[f]);
-        physical.push_back(st->deletions.empty() ? local.back() : st->deletions.physical_row(local.back()));
-      }
-      for (auto& r : st->readers) r.prefetch(physical);
-      Finally drop([&] {
-        for (auto& r : st->readers) r.drop_prefetched();
+  const bool local = !dataset_->store().remote();
+  take_in_groups(
+      rows, batch_size, dataset_->reader_options().take_group_bytes, sink,
+      [&](uint64_t row) {
+        if (!local) return TakeRun{};  // over a network a take's fragments overlap their round trips instead
+        const size_t f = fragment_of(row);
+        return TakeRun{starts_[f + 1], bytes_per_row(f)};
+      },
+      [&](std::span<const uint64_t> run, const std::vector<size_t>& groups) {
+        const size_t f = fragment_of(run[0]);
+        const auto st = fragment_state(f);
+        if (!std::all_of(st->readers.begin(), st->readers.end(), [](const auto& r) { return r.prefetches(); }))
+          return false;  // 2.0 and v1 files plan no reads ahead
+        std::vector<uint64_t> local_rows, physical;
+        for (uint64_t r : run) {
+          local_rows.push_back(r - starts_[f]);
+          physical.push_back(st->deletions.empty() ? local_rows.back() : st->deletions.physical_row(local_rows.back()));
+        }
+        for (auto& r : st->readers) r.prefetch(physical);
+        Finally drop([&] {
+          for (auto& r : st->readers) r.drop_prefetched();
+        });
+        for (size_t at = 0; size_t g : groups) {
+          sink(take_from_state(st, std::vector<uint64_t>(local_rows.begin() + at, local_rows.begin() + at + g)));
+          at += g;
+        }
+        return true;
       });
-      for (size_t at = 0; size_t g : groups) {
-        sink(take_from_state(st, std::vector<uint64_t>(local.begin() + at, local.begin() + at + g)));
-        at += g;
-      }
-    }
-    i += run;
-  }
 }
 
 RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {

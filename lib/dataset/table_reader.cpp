@@ -57,30 +57,20 @@ class FileTableReader final : public TableReader {
   /// columns: more groups than a narrow projection needs, never fewer).
   void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
                     const std::function<void(RecordBatch)>& sink) override {
-    if (batch_size == 0) throw_usage("batch size must be at least 1");
-    for (size_t i = 0; i < rows.size();) {
-      auto part = rows.subspan(i, std::min<size_t>(batch_size, rows.size() - i));
-      const size_t run = local_ && options_.take_group_bytes > 0 ? ascending_run(part, num_rows()) : 0;
-      if (run == 0 || (run < part.size() && part[run] < part[run - 1])) {  // rows out of order
-        sink(take(part));
-        i += part.size();
-        continue;
-      }
-      part = part.first(run);
-      const double per_row = static_cast<double>(file_->file_size()) / static_cast<double>(num_rows());
-      const std::vector<size_t> groups = take_groups(part, per_row, options_.take_group_bytes);
-      if (groups.size() == 1 || !reader_.prefetches()) {
-        sink(take(part));
-      } else {
-        reader_.prefetch(part);
-        Finally drop([&] { reader_.drop_prefetched(); });
-        for (size_t at = 0; size_t g : groups) {
-          sink(take(part.subspan(at, g)));
-          at += g;
-        }
-      }
-      i += run;
-    }
+    const double per_row = static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+    take_in_groups(
+        rows, batch_size, options_.take_group_bytes, sink,
+        [&](uint64_t) { return local_ ? TakeRun{num_rows(), per_row} : TakeRun{}; },
+        [&](std::span<const uint64_t> run, const std::vector<size_t>& groups) {
+          if (!reader_.prefetches()) return false;
+          reader_.prefetch(run);
+          Finally drop([&] { reader_.drop_prefetched(); });
+          for (size_t at = 0; size_t g : groups) {
+            sink(take(run.subspan(at, g)));
+            at += g;
+          }
+          return true;
+        });
   }
 
  private:
@@ -97,6 +87,27 @@ void TableReader::take_batches(std::span<const uint64_t> rows, uint64_t batch_si
   if (batch_size == 0) throw_usage("batch size must be at least 1");
   for (size_t i = 0; i < rows.size(); i += batch_size)
     sink(take(rows.subspan(i, std::min<size_t>(batch_size, rows.size() - i))));
+}
+
+void TableReader::take_in_groups(
+    std::span<const uint64_t> rows, uint64_t batch_size, uint64_t budget_bytes,
+    const std::function<void(RecordBatch)>& sink, const std::function<TakeRun(uint64_t)>& run_at,
+    const std::function<bool(std::span<const uint64_t>, const std::vector<size_t>&)>& take_grouped) {
+  if (batch_size == 0) throw_usage("batch size must be at least 1");
+  for (size_t i = 0; i < rows.size();) {
+    auto part = rows.subspan(i, std::min<size_t>(batch_size, rows.size() - i));
+    const TakeRun shape = budget_bytes > 0 && part[0] < num_rows() ? run_at(part[0]) : TakeRun{};
+    const size_t run = ascending_run(part, shape.end_row);
+    if (run == 0 || (run < part.size() && part[run] < part[run - 1])) {  // rows out of order
+      sink(take(part));
+      i += part.size();
+      continue;
+    }
+    part = part.first(run);
+    const std::vector<size_t> groups = take_groups(part, shape.bytes_per_row, budget_bytes);
+    if (groups.size() == 1 || !take_grouped(part, groups)) sink(take(part));  // one group, or no read-ahead
+    i += run;
+  }
 }
 
 bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {

@@ -77,6 +77,22 @@ class TableReader {
   /// Error(usage) for batch_size 0 and, as take does, for a row ≥ num_rows().
   virtual void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
                             const std::function<void(RecordBatch)>& sink);
+
+ protected:
+  /// Where a run of ascending rows may start a take in groups: rows at or past `end_row`
+  /// belong to another run (0: no grouping), each row holding about `bytes_per_row` file bytes.
+  struct TakeRun {
+    uint64_t end_row = 0;
+    double bytes_per_row = 0;
+  };
+  /// The loop of take_batches for readers that read ahead: slices of `batch_size` rows; a
+  /// slice whose first row starts a run (`run_at(row)`) that ascends is cut at the run's end and
+  /// split by dataset::take_groups (`budget_bytes`); a run of several groups goes to
+  /// `take_grouped(run, group_sizes)`, which hands each group's batch to `sink` and returns
+  /// false, having done nothing, when it cannot read ahead. Anything else is one take().
+  void take_in_groups(std::span<const uint64_t> rows, uint64_t batch_size, uint64_t budget_bytes,
+                      const std::function<void(RecordBatch)>& sink, const std::function<TakeRun(uint64_t)>& run_at,
+                      const std::function<bool(std::span<const uint64_t>, const std::vector<size_t>&)>& take_grouped);
 };
 
 /// True when `path` is a directory holding `_versions/` (a Lance dataset); for an object

@@ -49,11 +49,21 @@ std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<st
     p->num_rows += r.size();
   }
   StageTimer timer(file_->stats().plan_ns, file_->stats().plan_wall);
-  MetadataRounds rounds;
-  for (auto& f : readers_) p->fields.push_back(f->plan(ranges, rounds));
-  rounds.run(file_->io(), ranges.empty() ? 0 : ranges.front().begin);
-  for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->submit(*p->fields[i]);
+  p->fields = plan_fields(ranges);
+  submit_fields(p->fields);
   return p;
+}
+
+FileRowReader::PlannedFields FileRowReader::plan_fields(std::span<const structural::RowRange> ranges) {
+  PlannedFields planned;
+  MetadataRounds rounds;
+  for (auto& f : readers_) planned.push_back(f->plan(ranges, rounds));
+  rounds.run(file_->io(), ranges.empty() ? 0 : ranges.front().begin);
+  return planned;
+}
+
+void FileRowReader::submit_fields(PlannedFields& planned) {
+  for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->submit(*planned[i]);
 }
 
 RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
@@ -69,10 +79,11 @@ RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
   return batch;
 }
 
-namespace {
-
-/// `rows` sorted and without repeats, and the same as row ranges.
-std::vector<structural::RowRange> row_ranges(std::vector<uint64_t>& sorted) {
+std::vector<structural::RowRange> FileRowReader::row_ranges(std::span<const uint64_t> rows,
+                                                           std::vector<uint64_t>& sorted) const {
+  for (uint64_t r : rows)
+    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
+  sorted.assign(rows.begin(), rows.end());
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   std::vector<structural::RowRange> ranges;
@@ -83,29 +94,23 @@ std::vector<structural::RowRange> row_ranges(std::vector<uint64_t>& sorted) {
   return ranges;
 }
 
-}  // namespace
-
 void FileRowReader::prefetch(std::span<const uint64_t> rows) {
-  for (uint64_t r : rows)
-    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
-  std::vector<uint64_t> sorted(rows.begin(), rows.end());
-  const std::vector<structural::RowRange> ranges = row_ranges(sorted);
+  std::vector<uint64_t> sorted;
+  const std::vector<structural::RowRange> ranges = row_ranges(rows, sorted);
   if (ranges.empty()) return;
   // Metadata rounds (the row ranges' repetition-index entries of full-zip pages among them)
   // and data requests are all kept: the takes that follow ask for the same bytes again.
   io::IoScheduler& io = file_->io();
   io.begin_keeping(io::Keeping::also);  // the metadata rounds' bytes are needed now
   try {
-    std::vector<std::unique_ptr<FieldReader::Pending>> planned;
+    PlannedFields planned;
     {
       StageTimer timer(file_->stats().plan_ns, file_->stats().plan_wall);
-      MetadataRounds rounds;
-      for (auto& f : readers_) planned.push_back(f->plan(ranges, rounds));
-      rounds.run(io, ranges.front().begin);
+      planned = plan_fields(ranges);
     }
     StageTimer timer(file_->stats().io_wait_ns, file_->stats().io_wait_wall);
     io.begin_keeping(io::Keeping::only);
-    for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->submit(*planned[i]);
+    submit_fields(planned);
     io.end_keeping();  // the planned reads are never decoded: the takes find their bytes kept
   } catch (...) {
     io.end_keeping();
@@ -116,10 +121,8 @@ void FileRowReader::prefetch(std::span<const uint64_t> rows) {
 void FileRowReader::drop_prefetched() { file_->io().drop_kept(); }
 
 RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
-  for (uint64_t r : rows)
-    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
-  std::vector<uint64_t> sorted(rows.begin(), rows.end());
-  const std::vector<structural::RowRange> ranges = row_ranges(sorted);
+  std::vector<uint64_t> sorted;
+  const std::vector<structural::RowRange> ranges = row_ranges(rows, sorted);
   // Random access decodes little: inline, unless the options say otherwise.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;

@@ -70,6 +70,15 @@ class FileRowReader {
   void drop_prefetched();
 
  private:
+  using PlannedFields = std::vector<std::unique_ptr<FieldReader::Pending>>;
+  /// Every field planned for `ranges`, with the metadata rounds they need run (start, prefetch).
+  PlannedFields plan_fields(std::span<const structural::RowRange> ranges);
+  /// Submits the data requests of planned fields.
+  void submit_fields(PlannedFields& planned);
+  /// `rows` checked against num_rows() (Error(usage) naming the file), into `sorted` (sorted,
+  /// repeats dropped) and returned as row ranges (take, prefetch).
+  std::vector<structural::RowRange> row_ranges(std::span<const uint64_t> rows, std::vector<uint64_t>& sorted) const;
+
   std::shared_ptr<format::FileReader> file_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;
