@@ -269,3 +269,29 @@ TEST_CASE("io scheduler: kept reads answer later requests without I/O until drop
   CHECK(io.read({{4, 8}}, 0).at(0) == slice(4, 8));
   CHECK(io.stats().iops == 5);
 }
+
+TEST_CASE("io scheduler: kept reads that overlap are joined, so any range inside them is answered", "[io][scheduler]") {
+  auto file = std::make_shared<RecordingFile>(100000);
+  IoOptions o;
+  o.block_size = 0;  // no merging: the kept reads are exactly the ranges asked
+  IoScheduler io(file, o);
+  io.begin_keeping(lance::io::Keeping::only);
+  io.submit({{1000, 5000}}, 0);
+  io.submit({{1200, 100}}, 0);    // inside the first: it starts after it
+  io.submit({{5900, 600}}, 0);    // overlaps its end
+  io.submit({{6500, 10}}, 0);     // touches the joined range's end
+  io.submit({{20000, 10}}, 0);    // apart
+  io.end_keeping();
+  CHECK(io.stats().iops == 5);
+  // Ranges after the inner read's start, and across the joins, come from kept bytes.
+  auto parts = io.read({{1400, 200}, {5800, 200}, {6400, 110}, {1000, 5510}, {20002, 8}}, 0);
+  CHECK(parts.at(0) == slice(1400, 200));
+  CHECK(parts.at(1) == slice(5800, 200));
+  CHECK(parts.at(2) == slice(6400, 110));
+  CHECK(parts.at(3) == slice(1000, 5510));
+  CHECK(parts.at(4) == slice(20002, 8));
+  CHECK(io.stats().iops == 5);
+  // Between the joined range and the apart read: not kept, read.
+  CHECK(io.read({{6505, 10}}, 0).at(0) == slice(6505, 10));
+  CHECK(io.stats().iops == 6);
+}

@@ -228,17 +228,14 @@ void IoScheduler::execute(PendingRead& pending) {
       } else {
         Bytes buf(rr.length);
         file_->read_at(rr.offset, rr.length, buf.data());
-        for (size_t i : serves) {
-          if (req.keep == Keeping::only) break;
-          const ByteRange& want = req.ranges[i];
-          uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
-          std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
+        if (req.keep != Keeping::only) {  // Keeping::only: the caller gets empty buffers
+          for (size_t i : serves) {
+            const ByteRange& want = req.ranges[i];
+            uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
+            std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
+          }
         }
-        if (req.keep != Keeping::off) {
-          std::lock_guard lock(mutex_);
-          auto [it, fresh] = kept_.try_emplace(rr.offset);
-          if (fresh || it->second.size() < buf.size()) it->second = std::move(buf);
-        }
+        if (req.keep != Keeping::off) keep(rr.offset, std::move(buf));
       }
       stats_.iops++;
       stats_.bytes_read += rr.length;
@@ -268,6 +265,29 @@ void IoScheduler::drop_kept() {
   std::map<uint64_t, Bytes> dropped;
   std::lock_guard lock(mutex_);
   dropped.swap(kept_);
+}
+
+void IoScheduler::keep(uint64_t offset, Bytes data) {
+  std::lock_guard lock(mutex_);
+  // The kept reads that overlap or touch [offset, end) join it into one: a metadata round
+  // merged across a data buffer, say, must answer a range inside it whatever else was kept.
+  uint64_t lo = offset, hi = offset + data.size();
+  auto first = kept_.upper_bound(lo);
+  if (first != kept_.begin() && std::prev(first)->first + std::prev(first)->second.size() >= lo) --first;
+  auto last = first;
+  for (; last != kept_.end() && last->first <= hi; ++last) {
+    lo = std::min(lo, last->first);
+    hi = std::max(hi, last->first + last->second.size());
+  }
+  if (first == last) {
+    kept_.emplace(offset, std::move(data));
+    return;
+  }
+  Bytes joined(hi - lo);
+  for (auto it = first; it != last; ++it) std::memcpy(joined.data() + (it->first - lo), it->second.data(), it->second.size());
+  std::memcpy(joined.data() + (offset - lo), data.data(), data.size());
+  kept_.erase(first, last);
+  kept_.emplace(lo, std::move(joined));
 }
 
 std::vector<bool> IoScheduler::fill_from_kept(Request& req) {

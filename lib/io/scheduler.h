@@ -109,6 +109,8 @@ class IoScheduler {
   /// Copies the ranges of `req` that lie wholly inside a kept read; returns which it filled
   /// (empty when none).
   std::vector<bool> fill_from_kept(Request& req);
+  /// Adds the bytes of a read at `offset` to kept_, joined with the kept reads it overlaps or touches.
+  void keep(uint64_t offset, Bytes data);
   void pump();  // starts queued reads while under the limits; call with mutex_ held
   void run_read(PendingRead pending);
   void execute(PendingRead& pending);  // the read itself, its counters and the request's completion
@@ -124,7 +126,7 @@ class IoScheduler {
   unsigned running_ = 0;
   uint64_t bytes_in_flight_ = 0;
   Keeping keeping_ = Keeping::off;  ///< between begin_keeping and end_keeping
-  std::map<uint64_t, Bytes> kept_;  ///< kept reads by file offset (reads never overlap within a request)
+  std::map<uint64_t, Bytes> kept_;  ///< kept bytes by file offset: disjoint, not touching (keep joins them)
 };
 
 }  // namespace lance::io
