@@ -73,7 +73,7 @@ DataBlock lookup_variable(const DataBlock& dict, const DataBlock& indices) {
       off[0] = 0;
       for (uint64_t i = 0; i < n; ++i) {
         const uint64_t k = index(i), len = start[k + 1] - start[k];
-        std::memcpy(dst + at, src + start[k], len);
+        if (len) std::memcpy(dst + at, src + start[k], len);  // all-empty lookups leave `dst` null
         at += len;
         off[i + 1] = static_cast<O>(at);
       }
