@@ -110,6 +110,7 @@ int run_cli(int argc, char** argv) {
     return 2;
   }
   lance::app::apply_global_options(global);
+  lance::app::log_malloc_tuning();
 
   try {
     run.command();
@@ -146,4 +147,10 @@ int main(int argc, char** argv) {
   __lsan_do_leak_check();  // _exit skips LeakSanitizer's own check at exit
 #endif
   _exit(rc);
+}
+
+// Runs before the program's own static initialisers (priority 101 is the first one a
+// program may use), so a re-exec throws away as little work as possible.
+__attribute__((constructor(101))) static void early_reexec(int, char** argv, char**) {
+  lance::app::reexec_with_huge_pages(argv);
 }

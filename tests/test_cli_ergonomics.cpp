@@ -376,6 +376,26 @@ TEST_CASE("scan and head give the same output with and without the malloc tuning
   CHECK(run_cli({"head", s, "-n", "3"}).out == run_cli({"scan", s, "-n", "3"}).out);
 }
 
+TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers them", "[cli][malloc]") {
+  std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string mode;
+  std::getline(mode_file, mode);
+  const bool offered = !mode.empty() && mode.find("[never]") == std::string::npos;
+  const std::string s = sample();
+  const auto tuned = run_cli({"-vv", "count", s});
+  REQUIRE(tuned.exit_code == 0);
+  CHECK(contains(tuned.err, offered ? "transparent huge pages on" : "transparent huge pages off"));
+  {
+    // Already in the environment: no second start, and the setting is kept.
+    ScopedEnv set("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1");
+    CHECK(contains(run_cli({"-vv", "count", s}).err, "transparent huge pages on"));
+  }
+  ScopedEnv off("LANCE_CLI_MALLOC_TUNING", "0");
+  const auto plain = run_cli({"-vv", "count", s});
+  CHECK(contains(plain.err, "glibc defaults"));
+  CHECK(plain.out == tuned.out);
+}
+
 TEST_CASE("usage errors from the option parser are one lance-cli line naming the command's help", "[cli]") {
   auto missing = run_cli({"scan"});
   CHECK(missing.exit_code == 2);
