@@ -4,10 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <optional>
 
 #include "cli_runner.h"
 #include "format/file_reader.h"
+#include "io/object_store.h"
 #include "output/value_text.h"
 #include "read/column_reader.h"
 #include "read/row_reader.h"
@@ -159,6 +162,133 @@ TEST_CASE("planner: a blob page serves a batch planned while the previous one is
         lance::output::append_json_value(want, *expected.columns[c], static_cast<int64_t>(row) + i);
         CHECK(got == want);
       }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- likely data ranges
+
+TEST_CASE("planner: likely_share estimates where a page's rows lie, whole for small buffers", "[planner]") {
+  using lance::structural::likely_share;
+  // Small buffers are announced whole.
+  CHECK(likely_share({1000, 200 * 1024}, 100, {10, 20}) == ByteRange{1000, 200 * 1024});
+  // 10 MiB over 10,000 rows: rows [5000, 5100) are about [5,120,000, 5,222,400); widened by
+  // 64 KiB (half their length is less) on each side.
+  const uint64_t mib = 1024 * 1024;
+  CHECK(likely_share({0, 10 * mib}, 10000, {5000, 5100}) == ByteRange{5242880 - 65536, 104857 + 2 * 65536});
+  // Widened by half their length (at most 1 MiB), clipped to the buffer.
+  CHECK(likely_share({100, 10 * mib}, 10000, {0, 1000}) == ByteRange{100, 1048576 + 524288});
+  CHECK(likely_share({0, 100 * mib}, 100, {90, 100}) == ByteRange{90 * mib - mib, 11 * mib});
+  // Nothing to estimate.
+  CHECK(likely_share({0, 0}, 100, {0, 10}).length == 0);
+  CHECK(likely_share({0, 10 * mib}, 0, {0, 10}).length == 0);
+}
+
+namespace {
+
+/// A local file that records announcements (will_read) and reads, in order.
+class AnnouncedFile final : public lance::io::RandomAccessFile {
+ public:
+  explicit AnnouncedFile(std::shared_ptr<lance::io::RandomAccessFile> inner) : inner_(std::move(inner)) {}
+  const std::string& path() const override { return inner_->path(); }
+  uint64_t size() const override { return inner_->size(); }
+  void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override {
+    {
+      std::lock_guard lock(mutex_);
+      events_.push_back({false, {offset, length}, requests ? requests->load() : 0});
+    }
+    inner_->read_at(offset, length, out);
+  }
+  void will_read(const std::vector<ByteRange>& units) const override {
+    std::lock_guard lock(mutex_);
+    for (const auto& u : units) events_.push_back({true, u, requests ? requests->load() : 0});
+  }
+  struct Event {
+    bool announced;
+    ByteRange range;
+    uint64_t requests;  ///< the reader's scheduler's request count at the time
+  };
+  /// The request counter of the scheduler reading this file (set after opening).
+  const std::atomic<uint64_t>* requests = nullptr;
+  std::vector<Event> events() const {
+    std::lock_guard lock(mutex_);
+    return events_;
+  }
+
+ private:
+  std::shared_ptr<lance::io::RandomAccessFile> inner_;
+  mutable std::mutex mutex_;
+  mutable std::vector<Event> events_;
+};
+
+}  // namespace
+
+TEST_CASE("planner: a take from a remote file announces its likely data before the metadata round", "[planner]") {
+  for (const char* name : {"multipage-v2.1.lance", "multipage-v2.2.lance"}) {
+    DYNAMIC_SECTION(name) {
+      const std::string path = source_path(std::string("data/fixtures/") + name);
+      auto local = lance::format::FileReader::open(path);
+      const uint64_t n = local->num_rows();
+      REQUIRE(n > 100);
+      std::vector<size_t> all;
+      for (size_t i = 0; i < local->schema().fields.size(); ++i) all.push_back(i);
+      std::vector<uint64_t> rows;
+      for (uint64_t r = n / 3; r < n / 3 + 50; ++r) rows.push_back(r);
+      const auto expected = lance::read::FileRowReader(local, all).take(rows);
+
+      lance::io::IoOptions remote;
+      remote.remote = true;
+      auto recorded = std::make_shared<AnnouncedFile>(lance::io::open_file(path));
+      auto file = lance::format::FileReader::open(recorded, remote);
+      recorded->requests = &file->io().stats().requests;
+      const size_t opened = recorded->events().size();  // the tail
+      const uint64_t base = file->io().stats().requests;
+      const auto got = lance::read::FileRowReader(file, all).take(rows);
+      REQUIRE(got.num_rows == expected.num_rows);
+      for (size_t c = 0; c < got.columns.size(); ++c) {
+        std::string g, w;
+        for (int64_t i = 0; i < got.num_rows; ++i) {
+          lance::output::append_json_value(g, *got.columns[c], i);
+          lance::output::append_json_value(w, *expected.columns[c], i);
+        }
+        CHECK(g == w);
+      }
+
+      // Request base + 1 is the metadata round; the data requests come after it.
+      const auto events = recorded->events();
+      std::vector<ByteRange> announced;
+      for (size_t i = opened; i < events.size(); ++i) {
+        if (!events[i].announced) continue;
+        CHECK(events[i].requests == base);  // announced before the metadata round went out
+        announced.push_back(events[i].range);
+      }
+      REQUIRE_FALSE(announced.empty());
+      // Announced ranges joined where they overlap or touch (a read may span neighbours,
+      // merged by the scheduler; a remote file serves it from both windows).
+      std::sort(announced.begin(), announced.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+      std::vector<ByteRange> joined;
+      for (const auto& a : announced) {
+        if (!joined.empty() && a.offset <= joined.back().end())
+          joined.back().length = std::max(joined.back().end(), a.end()) - joined.back().offset;
+        else
+          joined.push_back(a);
+      }
+      // The reads after the metadata round (the data) lie inside announced ranges.
+      size_t data_reads = 0;
+      for (size_t i = opened; i < events.size(); ++i) {
+        if (events[i].announced || events[i].requests <= base + 1) continue;
+        const ByteRange r = events[i].range;
+        ++data_reads;
+        INFO("read [" << r.offset << ", +" << r.length << ")");
+        CHECK(std::any_of(joined.begin(), joined.end(),
+                          [&](const ByteRange& a) { return a.offset <= r.offset && r.end() <= a.end(); }));
+      }
+      CHECK(data_reads > 0);
+
+      // Scans and local takes announce nothing.
+      const size_t before = recorded->events().size();
+      lance::read::FileRowReader(file, all).read_range(n / 3, n / 3 + 50);
+      for (size_t i = before; i < recorded->events().size(); ++i) CHECK_FALSE(recorded->events()[i].announced);
     }
   }
 }

@@ -27,7 +27,8 @@ constexpr size_t kOpenFragments = 2;
 constexpr size_t kPrefetchFragments = 8;
 /// Remote stores: scan batches in flight (when the options leave it to the reader).
 constexpr size_t kRemoteBatchesInFlight = 8;
-
+/// Remote stores: open_data_files_ahead opens the files of a data/ directory of at most this many.
+constexpr size_t kSpeculativeOpens = 8;
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -72,6 +73,22 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   spdlog::debug("{}: version {} ({} naming), {} fragments, {} rows", dir, ds->manifest_.version,
                 where.naming == ManifestNaming::v2 ? "v2" : "v1", frags.size(), ds->num_rows_);
   return ds;
+}
+
+void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir) {
+  if (!store.remote()) return;
+  try {
+    const std::string data_dir = io::join_path(dir, "data");
+    const auto entries = store.list_if_at_most(data_dir, kSpeculativeOpens);
+    if (!entries) return;
+    std::vector<io::ObjectStore::OpenAhead> opens;
+    for (const auto& e : *entries)
+      if (!e.is_dir && e.name.size() > 6 && e.name.compare(e.name.size() - 6, 6, ".lance") == 0)
+        opens.push_back({io::join_path(data_dir, e.name), 0});
+    if (!opens.empty()) store.prefetch(opens, {});
+  } catch (const Error& e) {
+    spdlog::debug("{}: data files not opened ahead: {}", dir, e.what());
+  }
 }
 
 std::string Dataset::data_file_path(const DataFileRef& file) const {

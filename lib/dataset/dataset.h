@@ -38,6 +38,15 @@ namespace lance::dataset {
 /// Fragments address rows with 32 bits (Lance row addresses are fragment << 32 | offset).
 inline constexpr uint64_t kMaxFragmentRows = uint64_t{1} << 32;
 
+/// Remote stores (a no-op for local ones): lists `dir`/data and, when it holds at most 8
+/// Lance files, starts their opening tail GETs at once (ObjectStore::prefetch), so that they
+/// travel with the manifest's GET instead of in a round trip of their own after it. Call it
+/// concurrently with the listing of `dir`/_versions (dataset::open_table does). Most tables
+/// read every file they hold (files of replaced versions stay only until a cleanup); a file
+/// the manifest does not name costs one unused GET, and a read that wants a file whole
+/// replaces its pending tail GET. Best effort: errors are only logged (debug).
+void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir);
+
 /// One version of a dataset: its manifest, and the visible row count of each fragment.
 /// Immutable after `open`; data and deletion files are read only when asked for.
 class Dataset {

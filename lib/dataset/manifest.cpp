@@ -114,7 +114,11 @@ namespace {
 std::optional<uint64_t> read_version_hint(const std::string& dataset_dir, const io::ObjectStore& store) {
   const std::string hint = io::join_path(io::join_path(dataset_dir, std::string(kVersionsDir)), std::string(kLatestVersionHint));
   try {
-    if (!store.size_of(hint)) return std::nullopt;
+    // The listing of _versions/ (made already, and kept by object stores) tells whether it
+    // exists: no request of its own for a missing hint.
+    const auto entries = store.list(io::join_path(dataset_dir, std::string(kVersionsDir)));
+    if (std::none_of(entries.begin(), entries.end(), [](const io::ListEntry& e) { return e.name == kLatestVersionHint; }))
+      return std::nullopt;
     const Bytes data = store.read_all(hint);
     auto j = nlohmann::json::parse(data.begin(), data.end());
     if (j.is_object() && j.contains("version") && j["version"].is_number_unsigned()) return j["version"].get<uint64_t>();

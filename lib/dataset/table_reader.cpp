@@ -1,6 +1,7 @@
 #include "dataset/table_reader.h"
 
 #include <algorithm>
+#include <future>
 
 #include "common/finally.h"
 #include "dataset/dataset.h"
@@ -155,7 +156,13 @@ std::shared_ptr<format::FileReader> open_single_file(const std::string& path, co
 
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
   const auto store = io::store_for(path, options.reader.storage);
-  if (is_dataset_dir(path, *store)) {
+  // Remote: data/ is listed alongside _versions/ (is_dataset_dir), so the data files' tails
+  // can be on their way while the manifest is read. For a single file it lists nothing.
+  std::future<void> opening_ahead;
+  if (store->remote()) opening_ahead = std::async(std::launch::async, [store, path] { open_data_files_ahead(*store, path); });
+  const bool dataset = is_dataset_dir(path, *store);
+  if (opening_ahead.valid()) opening_ahead.get();
+  if (dataset) {
     auto ds = Dataset::open(path, options.version, options.reader);
     if (options.fragments) ds = ds->select_fragments(*options.fragments);
     auto fields = read::resolve_projection(ds->schema(), options.columns);

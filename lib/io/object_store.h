@@ -43,6 +43,14 @@ class ObjectStore {
   /// naming `dir` when it cannot be listed; an object store lists a missing prefix as empty.
   virtual std::vector<ListEntry> list(const std::string& dir) const = 0;
 
+  /// `list(dir)` when it holds at most `max_entries` entries, else nullopt; object stores
+  /// find out with one bounded request (ListObjectsV2 max-keys) instead of listing it all.
+  virtual std::optional<std::vector<ListEntry>> list_if_at_most(const std::string& dir, size_t max_entries) const {
+    auto all = list(dir);
+    if (all.size() > max_entries) return std::nullopt;
+    return all;
+  }
+
   /// Whether `path` is a directory (object stores: some key starts with `path/`).
   virtual bool is_directory(const std::string& path) const = 0;
 

@@ -81,6 +81,7 @@ class HttpStoreBase : public ObjectStore {
     base.max_iop_size = options_.effective_max_request_size();
     base.io_threads = options_.parallelism;
     base.inline_read_bytes = 0;  // a request waits a round trip: always on the pool
+    base.remote = true;
     return base;
   }
 
@@ -96,7 +97,15 @@ class HttpStoreBase : public ObjectStore {
   }
 
   std::shared_ptr<RandomAccessFile> open(const std::string& path) const override {
-    if (auto f = take_prefetched(opens_, path)) return f->get();
+    {
+      std::unique_lock lock(mutex_);
+      if (auto it = opens_.find(path); it != opens_.end()) {
+        auto f = std::move(it->second.file);
+        opens_.erase(it);
+        lock.unlock();
+        return f.get();
+      }
+    }
     return open_now(url_of(path), display_location(path));
   }
 
@@ -114,11 +123,20 @@ class HttpStoreBase : public ObjectStore {
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
     std::lock_guard lock(mutex_);
-    for (const auto& [p, tail] : open_paths)
-      if (!opens_.count(p))
-        opens_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p), tail = tail] {
-                         return open_now(u, d, tail);
-                       }));
+    for (const auto& [p, tail] : open_paths) {
+      const uint64_t want = tail ? tail : options_.effective_tail_read_size();
+      auto it = opens_.find(p);
+      if (it != opens_.end()) {
+        if (it->second.tail_bytes >= want) continue;
+        // A speculative open (the default tail) overtaken by a read that wants more, the
+        // whole file: that GET goes out now; the other one finishes unused.
+        unused_opens_.push_back(std::move(it->second.file));
+        opens_.erase(it);
+      }
+      opens_.emplace(p, PendingOpen{want, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p), tail = tail] {
+                                      return open_now(u, d, tail);
+                                    })});
+    }
     for (const auto& p : read_paths)
       if (!reads_.count(p))
         reads_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return read_now(u, d); }));
@@ -128,6 +146,7 @@ class HttpStoreBase : public ObjectStore {
     // Prefetches not taken must finish before the store goes (their futures block in their destructors).
     std::lock_guard lock(mutex_);
     opens_.clear();
+    unused_opens_.clear();
     reads_.clear();
   }
 
@@ -165,7 +184,12 @@ class HttpStoreBase : public ObjectStore {
   }
 
   mutable std::mutex mutex_;
-  mutable std::map<std::string, std::future<std::shared_ptr<RandomAccessFile>>> opens_;
+  struct PendingOpen {
+    uint64_t tail_bytes = 0;  ///< how much of the file's end it fetches
+    std::future<std::shared_ptr<RandomAccessFile>> file;
+  };
+  mutable std::map<std::string, PendingOpen> opens_;
+  mutable std::vector<std::future<std::shared_ptr<RandomAccessFile>>> unused_opens_;
   mutable std::map<std::string, std::future<Bytes>> reads_;
 
  protected:
@@ -209,8 +233,17 @@ class S3Store final : public HttpStoreBase {
 
   bool is_directory(const std::string& path) const override { return !list(path).empty(); }
 
+  std::optional<std::vector<ListEntry>> list_if_at_most(const std::string& dir, size_t max_entries) const override {
+    bool truncated = false;
+    auto out = list_now(dir, max_entries + 1, &truncated);
+    if (truncated || out.size() > max_entries) return std::nullopt;
+    return out;
+  }
+
  private:
-  std::vector<ListEntry> list_now(const std::string& dir) const {
+  /// `max_keys` > 0: one request of at most that many entries; `*truncated` tells whether
+  /// the store holds more.
+  std::vector<ListEntry> list_now(const std::string& dir, size_t max_keys = 0, bool* truncated = nullptr) const {
     const Location loc = parse_location(dir);
     std::string prefix = loc.key;
     if (!prefix.empty() && prefix.back() != '/') prefix += '/';
@@ -221,6 +254,7 @@ class S3Store final : public HttpStoreBase {
       std::string query;
       if (!token.empty()) query += "continuation-token=" + aws_uri_encode(token, false) + "&";
       query += "delimiter=%2F&list-type=2";
+      if (max_keys > 0) query += "&max-keys=" + std::to_string(max_keys);
       if (!prefix.empty()) query += "&prefix=" + aws_uri_encode(prefix, false);
       HttpRequest req;
       req.url = bucket_url(loc.bucket) + "?" + query;
@@ -246,6 +280,10 @@ class S3Store final : public HttpStoreBase {
         out.push_back(std::move(e));
       }
       if (xml_one(xml, "IsTruncated") != "true") break;
+      if (max_keys > 0) {
+        if (truncated) *truncated = true;
+        break;
+      }
       token = xml_one(xml, "NextContinuationToken");
       if (token.empty()) throw_io("{}: listing is truncated but has no continuation token", display_location(dir));
     }

@@ -45,6 +45,9 @@ struct IoOptions {
   /// thread and waking the waiter again (on a 2-vCPU VM each wake-up is a cross-CPU IPI).
   /// Object stores set 0: every request goes to the pool, where round trips overlap.
   uint64_t inline_read_bytes = 256 * 1024;
+  /// The file is behind a network (a remote store's tune sets it): a request costs a round
+  /// trip, so readers may fetch likely bytes early (read::MetadataRounds::run).
+  bool remote = false;
 
   /// Clamps the values that must be positive (0 threads or a 0-byte IOP size mean 1).
   IoOptions normalized() const;

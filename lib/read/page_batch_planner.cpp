@@ -51,13 +51,19 @@ void MetadataRounds::add(structural::PageDecoder& decoder, std::span<const RowRa
   tasks_.push_back({&decoder, rows, std::move(label)});
 }
 
-void MetadataRounds::run(io::IoScheduler& io, uint64_t priority) {
+void MetadataRounds::run(io::IoScheduler& io, uint64_t priority, bool likely_data) {
   // Per task: its ranges of the current round (empty: done).
   std::vector<std::vector<io::ByteRange>> want(tasks_.size());
+  std::vector<io::ByteRange> likely;
   for (size_t i = 0; i < tasks_.size(); ++i) {
     auto& t = tasks_[i];
     want[i] = with_context(t.label, [&] { return t.decoder->metadata_ranges(t.rows); });
+    if (likely_data && !t.rows.empty() && t.rows.size() <= kLikelyMaxRanges) {
+      auto l = with_context(t.label, [&] { return t.decoder->likely_data_ranges(t.rows); });
+      likely.insert(likely.end(), l.begin(), l.end());
+    }
   }
+  if (!likely.empty()) io.file().will_read(likely);
   for (;;) {
     std::vector<io::ByteRange> request;
     for (const auto& w : want) request.insert(request.end(), w.begin(), w.end());

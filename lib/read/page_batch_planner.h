@@ -76,7 +76,16 @@ class MetadataRounds {
 
   /// Runs the rounds: one request per round (none when no page needs metadata). Errors
   /// carry the failing page's label.
-  void run(io::IoScheduler& io, uint64_t priority);
+  ///
+  /// With `likely_data` (takes from remote files, io::IoOptions::remote), the pages' likely
+  /// data ranges (PageDecoder::likely_data_ranges) are announced to the file
+  /// (io::RandomAccessFile::will_read) before the first round goes out, so a remote file
+  /// fetches them alongside it and the data reads that follow are answered from memory when
+  /// they fall inside: a take of a few row ranges then waits one round trip instead of two.
+  /// Only pages read in at most kLikelyMaxRanges row ranges are announced (scattered rows
+  /// would announce most of a page for a few chunks).
+  void run(io::IoScheduler& io, uint64_t priority, bool likely_data = false);
+  static constexpr size_t kLikelyMaxRanges = 4;
 
   /// Requests sent by `run` so far.
   size_t rounds() const { return rounds_; }

@@ -58,7 +58,9 @@ FileRowReader::PlannedFields FileRowReader::plan_fields(std::span<const structur
   PlannedFields planned;
   MetadataRounds rounds;
   for (auto& f : readers_) planned.push_back(f->plan(ranges, rounds));
-  rounds.run(file_->io(), ranges.empty() ? 0 : ranges.front().begin);
+  // A take from a remote file: the data of a few row ranges is fetched with the metadata.
+  const bool likely = taking_ && file_->io().options().remote;
+  rounds.run(file_->io(), ranges.empty() ? 0 : ranges.front().begin, likely);
   return planned;
 }
 
@@ -126,14 +128,17 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   // Random access decodes little: inline, unless the options say otherwise.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;
+  taking_ = true;
   RecordBatch read;
   try {
     read = ranges.empty() ? read_range(0, 0) : finish(start(ranges));
   } catch (...) {
     decode_mode_ = saved;
+    taking_ = false;
     throw;
   }
   decode_mode_ = saved;
+  taking_ = false;
   // Position of each requested row within `read` (which holds `sorted` in order).
   std::vector<int64_t> index(rows.size());
   for (size_t i = 0; i < rows.size(); ++i)

@@ -97,6 +97,14 @@ class FullZipDecoder final : public PageDecoder {
     for (size_t i = 0; i < rows.size(); ++i) add(entry(parts[i], 0), entry(parts[i], rows[i].size()));
   }
 
+  std::vector<io::ByteRange> likely_data_ranges(std::span<const RowRange> rows) override {
+    if (rows.empty()) return {};
+    if (!has_rep_index_ || !needs_index(rows)) return data_ranges(rows);  // known without metadata
+    const auto share = likely_share(ctx_.page->buffers[0], ctx_.page->num_rows, {rows.front().begin, rows.back().end});
+    if (share.length == 0) return {};
+    return {share};
+  }
+
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
     const auto& data_buf = ctx_.page->buffers[0];
     const uint64_t n = ctx_.page->num_rows;

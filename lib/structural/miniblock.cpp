@@ -156,6 +156,14 @@ class MiniBlockDecoder final : public PageDecoder {
     initialized_ = true;
   }
 
+  std::vector<io::ByteRange> likely_data_ranges(std::span<const RowRange> rows) override {
+    if (rows.empty()) return {};
+    if (initialized_) return data_ranges(rows);
+    const auto share = likely_share(ctx_.page->buffers.at(1), ctx_.page->num_rows, {rows.front().begin, rows.back().end});
+    if (share.length == 0) return {};
+    return {share};
+  }
+
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
     const auto& data_buf = ctx_.page->buffers.at(1);
     std::vector<io::ByteRange> out;

@@ -1,5 +1,7 @@
 #include "structural/page_decoder.h"
 
+#include <algorithm>
+
 #include "common/proto_unknown.h"
 #include "structural/blob.h"
 #include "structural/constant.h"
@@ -10,6 +12,19 @@
 namespace lance::structural {
 
 namespace pb = ::lance::encodings21;
+
+io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange span) {
+  constexpr uint64_t kWholeBelow = 256 * 1024, kMinMargin = 64 * 1024, kMaxMargin = 1024 * 1024;
+  if (buffer.length == 0 || num_rows == 0 || span.begin >= span.end) return {};
+  if (buffer.length <= kWholeBelow) return buffer;
+  const double per_row = static_cast<double>(buffer.length) / static_cast<double>(num_rows);
+  const auto lo = static_cast<uint64_t>(per_row * static_cast<double>(std::min(span.begin, num_rows)));
+  const auto hi = static_cast<uint64_t>(per_row * static_cast<double>(std::min(span.end, num_rows)));
+  const uint64_t margin = std::clamp<uint64_t>((hi - lo) / 2, kMinMargin, kMaxMargin);
+  const uint64_t from = lo > margin ? lo - margin : 0;
+  const uint64_t to = std::min(buffer.length, hi + margin);
+  return {buffer.offset + from, to - from};
+}
 
 std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
   check_corrupt(ctx.page && ctx.page->layout, "page has no structural layout");

@@ -38,6 +38,12 @@ struct RowRange {
   bool operator==(const RowRange&) const = default;
 };
 
+/// Where rows [span.begin, span.end) of a page of `num_rows` rows probably lie in `buffer`,
+/// assuming bytes spread evenly over rows: their proportional share, widened on each side by
+/// half its length (at least 64 KiB, at most 1 MiB) and clipped to the buffer; the whole
+/// buffer when it is at most 256 KiB. Empty for an empty buffer or page.
+io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange span);
+
 /// Decodes rows of one page. Not thread-safe.
 class PageDecoder {
  public:
@@ -55,6 +61,14 @@ class PageDecoder {
   virtual std::vector<io::ByteRange> more_metadata_ranges(std::span<const RowRange> rows) { return {}; }
   /// Byte ranges holding the values and levels of `rows` (after metadata is loaded).
   virtual std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) = 0;
+  /// Byte ranges that probably hold `data_ranges(rows)`, known before any metadata is
+  /// loaded: the exact ranges when no metadata is needed, a whole small buffer, or an
+  /// estimate from the rows' share of the page (likely_share); empty (the default) when the
+  /// layout cannot tell. A hint for stores where a round trip costs more than some extra
+  /// bytes: read::MetadataRounds announces them with the first metadata round
+  /// (io::RandomAccessFile::will_read), so the data is often on its way with the metadata.
+  /// Never needed for a correct read. Does not change the decoder's state.
+  virtual std::vector<io::ByteRange> likely_data_ranges(std::span<const RowRange> rows) { return {}; }
   /// Decodes `rows`, given the bytes of `data_ranges(rows)` in the same order. The
   /// result holds the rows of all ranges, in order.
   virtual LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) = 0;
