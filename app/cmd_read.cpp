@@ -140,8 +140,10 @@ void timed_output(F&& write) {
 /// `version` < 0 means the latest.
 std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_t version,
                                                  const std::vector<std::string>& columns,
-                                                 const std::optional<std::string>& fragments) {
+                                                 const std::optional<std::string>& fragments,
+                                                 dataset::ReadAheadHint read_ahead = {}) {
   dataset::TableOptions opts;
+  opts.read_ahead = read_ahead;
   opts.columns = columns;
   opts.fragments = parse_fragments_option(fragments);
   opts.reader = reader_options();
@@ -180,7 +182,9 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
       StatsReport stats(args->stats);
-      auto reader = open_table(input_path(*path), *version, args->columns, *fragments);
+      dataset::ReadAheadHint read_ahead;
+      read_ahead.whole_files = *offset == 0 && !*limit;  // every row (of the projected columns)
+      auto reader = open_table(input_path(*path), *version, args->columns, *fragments, read_ahead);
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       const uint64_t n = reader->num_rows();
@@ -241,7 +245,8 @@ void register_take(CLI::App& app, CommandRunner& run) {
       }
       std::vector<uint64_t> rows = parse_rows(text);
       StatsReport stats(args->stats);
-      auto reader = open_table(input_path(*path), *version, args->columns, *fragments);
+      auto reader = open_table(input_path(*path), *version, args->columns, *fragments,
+                               dataset::read_ahead_hint_for_take(rows));
       for (uint64_t r : rows)
         if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), reader->num_rows());
       Output out(*args, reader->schema().metadata);

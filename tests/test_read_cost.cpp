@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "dataset/read_cost.h"
+#include "dataset/table_reader.h"
 
 using namespace lance;
 using namespace lance::dataset;
@@ -95,4 +96,19 @@ TEST_CASE("read cost: take_groups splits by distinct rows' bytes, repeats stay t
   CHECK(take_groups(rows, 1000, 0) == std::vector<size_t>{9});                 // grouping off
   CHECK(take_groups(rows, 1000, 1 << 20) == std::vector<size_t>{9});
   CHECK(take_groups(std::vector<uint64_t>{}, 1000, 2000).empty());
+}
+
+TEST_CASE("read_ahead_hint_for_take: sparse rows only, counted once", "[read_cost]") {
+  using lance::dataset::read_ahead_hint_for_take;
+  const std::vector<uint64_t> none;
+  CHECK(read_ahead_hint_for_take(none).sparse_rows == 0);
+  // A contiguous run (in any order, with repeats) is not sparse.
+  const std::vector<uint64_t> run = {105, 100, 101, 102, 103, 104, 104};
+  CHECK(read_ahead_hint_for_take(run).sparse_rows == 0);
+  // Over twice as many row numbers as rows: sparse; repeats count once.
+  const std::vector<uint64_t> spread = {0, 50, 50, 100, 7};
+  CHECK(read_ahead_hint_for_take(spread).sparse_rows == 4);
+  const std::vector<uint64_t> edge = {0, 3, 4, 7};  // span 8, 4 rows: not more than twice
+  CHECK(read_ahead_hint_for_take(edge).sparse_rows == 0);
+  CHECK_FALSE(read_ahead_hint_for_take(spread).whole_files);
 }

@@ -75,17 +75,24 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   return ds;
 }
 
-void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir) {
+void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir, const ReadAheadHint& hint) {
   if (!store.remote()) return;
   try {
     const std::string data_dir = io::join_path(dir, "data");
     const auto entries = store.list_if_at_most(data_dir, kSpeculativeOpens);
     if (!entries) return;
-    std::vector<io::ObjectStore::OpenAhead> opens;
+    std::vector<const io::ListEntry*> files;
     for (const auto& e : *entries)
-      if (!e.is_dir && e.name.size() > 6 && e.name.compare(e.name.size() - 6, 6, ".lance") == 0)
-        opens.push_back({io::join_path(data_dir, e.name), 0});
-    if (!opens.empty()) store.prefetch(opens, {});
+      if (!e.is_dir && e.name.size() > 6 && e.name.compare(e.name.size() - 6, 6, ".lance") == 0) files.push_back(&e);
+    if (files.empty()) return;
+    const uint64_t rows_per_file = hint.sparse_rows / files.size();
+    std::vector<io::ObjectStore::OpenAhead> opens;
+    for (const auto* e : files) {
+      const bool needed_whole = hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= store.coalesce_gap());
+      const bool whole = needed_whole && e->size > 0 && e->size <= store.whole_file_limit();
+      opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0});
+    }
+    store.prefetch(opens, {});
   } catch (const Error& e) {
     spdlog::debug("{}: data files not opened ahead: {}", dir, e.what());
   }

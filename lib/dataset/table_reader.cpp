@@ -111,6 +111,17 @@ void TableReader::take_in_groups(
   }
 }
 
+ReadAheadHint read_ahead_hint_for_take(std::span<const uint64_t> rows) {
+  if (rows.empty()) return {};
+  std::vector<uint64_t> sorted(rows.begin(), rows.end());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  const uint64_t span = sorted.back() - sorted.front() + 1;
+  ReadAheadHint hint;
+  if (span / 2 > sorted.size()) hint.sparse_rows = sorted.size();
+  return hint;
+}
+
 bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
   const std::string versions = io::join_path(path, std::string(kVersionsDir));
   try {
@@ -159,7 +170,10 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
   // Remote: data/ is listed alongside _versions/ (is_dataset_dir), so the data files' tails
   // can be on their way while the manifest is read. For a single file it lists nothing.
   std::future<void> opening_ahead;
-  if (store->remote()) opening_ahead = std::async(std::launch::async, [store, path] { open_data_files_ahead(*store, path); });
+  // The hint holds only when every column of every fragment is read.
+  const ReadAheadHint hint = options.columns.empty() && !options.fragments ? options.read_ahead : ReadAheadHint{};
+  if (store->remote())
+    opening_ahead = std::async(std::launch::async, [store, path, hint] { open_data_files_ahead(*store, path, hint); });
   const bool dataset = is_dataset_dir(path, *store);
   if (opening_ahead.valid()) opening_ahead.get();
   if (dataset) {

@@ -30,6 +30,14 @@
 namespace lance::dataset {
 
 /// What to open and how.
+/// What a read will need of a dataset's data files, when known before the dataset is opened.
+struct ReadAheadHint {
+  /// Every column of every row (a full scan): each data file is needed whole.
+  bool whole_files = false;
+  /// A take of this many rows spread thinly over the table (0: not such a take).
+  uint64_t sparse_rows = 0;
+};
+
 struct TableOptions {
   /// Columns to read, in this order; empty = all. Top-level names; a single data file also
   /// accepts dotted paths into structs ("s.inner.x"), a dataset does not (yet).
@@ -40,7 +48,16 @@ struct TableOptions {
   std::optional<std::vector<IdRange>> fragments;
   /// I/O, batching, decoding, the object store's settings and the stats object.
   read::ReaderOptions reader;
+  /// What the read will need, when the caller knows it before opening: remote datasets then
+  /// fetch their small data files whole while the manifest is read (open_data_files_ahead).
+  /// Set `sparse_rows` with read_ahead_hint_for_take.
+  ReadAheadHint read_ahead;
 };
+
+/// The ReadAheadHint of a take of `rows` (any order, repeats allowed): `sparse_rows` is the
+/// number of distinct rows when they spread over more than twice as many row numbers as
+/// they count (not a contiguous run), else 0.
+ReadAheadHint read_ahead_hint_for_take(std::span<const uint64_t> rows);
 
 /// Rows of a table in scan order. Row numbers count visible rows only: for a dataset,
 /// deleted rows are skipped and numbering runs across fragments in manifest order (the

@@ -274,6 +274,20 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     // The whole file is in memory: the take copies out the row's ranges only.
     CHECK(ds["bytes_read"].get<uint64_t>() < ds["http_bytes"].get<uint64_t>());
   }
+  SECTION("a take of rows spread over the table: the data files are fetched whole with the manifest") {
+    // Every 5th row: sparse, so lance-cli asks for the listed files whole while it reads the
+    // manifest (dataset::read_ahead_hint_for_take), not for 4 KiB tails that the read would
+    // then overtake: the two listings, the manifest, one GET per file, the deletion files.
+    std::string rows;
+    for (uint64_t r = 0; r < t["rows"].get<uint64_t>(); r += 5) rows += (rows.empty() ? "" : ",") + std::to_string(r);
+    auto plain = run_s3({"take", uri, "--rows", rows});
+    REQUIRE(plain.exit_code == 0);
+    auto r = run_s3({"take", uri, "--rows", rows, "--storage-option", "tail_read_size=4096", "--stats=json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == plain.out);
+    CHECK(stats_json(r.err)["http_requests"].get<uint64_t>() == 3 + files + deletions);
+  }
   SECTION("a tiny tail: metadata and page buffers fetched on demand (announced units) give the same rows") {
     // 4 KiB tails and 64 KiB requests: the files' pages are not in the opening GET, so the scan
     // goes through will_read windows and the take through plain ranged reads.
