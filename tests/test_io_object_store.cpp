@@ -71,7 +71,8 @@ TEST_CASE("storage options: LanceDB keys, durations, and no secret in errors", "
 TEST_CASE("network model: coalescing gap and request size follow latency and bandwidth", "[io][store]") {
   StorageOptions o;  // 25 ms, 100 MiB/s, 32 in flight
   CHECK(o.effective_coalesce_gap() == 25 * 100 * 1048576ull / 1000 / 32);
-  CHECK(o.effective_max_request_size() == 4 * 25 * 100 * 1048576ull / 1000);
+  // 4 x 2.6 MB, rounded down to a power of two.
+  CHECK(o.effective_max_request_size() == 8 * 1024 * 1024);
   CHECK(o.effective_tail_read_size() == 1024 * 1024);
   o.latency_ms = 1;
   CHECK(o.effective_coalesce_gap() == 64 * 1024);

@@ -1,6 +1,7 @@
 #include "io/storage_options.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -104,7 +105,10 @@ uint64_t StorageOptions::effective_coalesce_gap() const {
 uint64_t StorageOptions::effective_max_request_size() const {
   if (max_request_size) return *max_request_size;
   const double bdp = latency_ms / 1000.0 * bandwidth_mib_s * 1048576.0;
-  return clamp_u64(4 * bdp, 4 * 1024 * 1024, 64 * 1024 * 1024);
+  // Down to a power of two, so that requests and the halves that whole files are fetched in
+  // start on power-of-two boundaries, like the stripes and parts object stores keep data in
+  // (Ceph RGW: 4 MiB RADOS objects; S3 guidance: 8-16 MB ranged GETs).
+  return std::bit_floor(clamp_u64(4 * bdp, 4 * 1024 * 1024, 64 * 1024 * 1024));
 }
 
 uint64_t StorageOptions::effective_tail_read_size() const {
