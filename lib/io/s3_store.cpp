@@ -115,9 +115,9 @@ class HttpStoreBase : public ObjectStore {
   }
 
   /// Whole files up to 32 MiB (or the largest request, if larger) are fetched at once, in
-  /// concurrent pieces of half the largest request.
+  /// concurrent pieces of the largest request.
   uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
-  uint64_t whole_file_part() const { return options_.effective_max_request_size() / 2; }
+  uint64_t whole_file_part() const { return options_.effective_max_request_size(); }
   uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
   uint64_t round_trip_bytes() const override { return options_.round_trip_bytes(); }
 

@@ -274,6 +274,13 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     // The whole file is in memory: the take copies out the row's ranges only.
     CHECK(ds["bytes_read"].get<uint64_t>() < ds["http_bytes"].get<uint64_t>());
   }
+  SECTION("a scan of one column of every row lists no data/ ahead: the listing, the manifest, one GET per file") {
+    // These files are smaller than the 1 MiB tail: one GET reads each whole.
+    auto r = run_s3({"scan", uri, "-c", "id", "--stats=json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(stats_json(r.err)["http_requests"].get<uint64_t>() == 2 + files + deletions);
+  }
   SECTION("a take of rows spread over the table: the data files are fetched whole with the manifest") {
     // Every 5th row: sparse, so lance-cli asks for the listed files whole while it reads the
     // manifest (dataset::read_ahead_hint_for_take), not for 4 KiB tails that the read would
