@@ -88,11 +88,12 @@ void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir,
     const uint64_t rows_per_file = hint.sparse_rows / files.size();
     std::vector<io::ObjectStore::OpenAhead> opens;
     for (const auto* e : files) {
+      if (hint.small_files_only && (e->size == 0 || e->size > store.tail_read_size())) continue;
       const bool needed_whole = hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= store.coalesce_gap());
       const bool whole = needed_whole && e->size > 0 && e->size <= store.whole_file_limit();
       opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0});
     }
-    store.prefetch(opens, {});
+    if (!opens.empty()) store.prefetch(opens, {});
   } catch (const Error& e) {
     spdlog::debug("{}: data files not opened ahead: {}", dir, e.what());
   }

@@ -171,12 +171,13 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
   // can be on their way while the manifest is read. For a single file it lists nothing.
   std::future<void> opening_ahead;
   // The hint holds only when every column of every fragment is read. A scan of every row of
-  // some columns opens nothing ahead: after the manifest the reader either fetches a file
-  // whole (the columns are most of it), which a tail fetched ahead would only add a request
-  // to, or the tail and then the columns' pages.
+  // some columns opens only files no larger than a tail ahead: after the manifest the reader
+  // fetches a larger file either whole (the columns are most of it), which a tail fetched
+  // ahead would only add a request to, or its tail and then the columns' pages.
   const bool every_column = options.columns.empty() && !options.fragments;
-  const ReadAheadHint hint = every_column ? options.read_ahead : ReadAheadHint{};
-  if (store->remote() && (every_column || !options.read_ahead.whole_files))
+  ReadAheadHint hint = every_column ? options.read_ahead : ReadAheadHint{};
+  hint.small_files_only = !every_column && options.read_ahead.whole_files;
+  if (store->remote())
     opening_ahead = std::async(std::launch::async, [store, path, hint] { open_data_files_ahead(*store, path, hint); });
   const bool dataset = is_dataset_dir(path, *store);
   if (opening_ahead.valid()) opening_ahead.get();

@@ -36,6 +36,9 @@ struct ReadAheadHint {
   bool whole_files = false;
   /// A take of this many rows spread thinly over the table (0: not such a take).
   uint64_t sparse_rows = 0;
+  /// Open ahead only the files that the opening GET reads whole anyway (no larger than
+  /// ObjectStore::tail_read_size): set by open_table for a scan of every row of some columns.
+  bool small_files_only = false;
 };
 
 struct TableOptions {

@@ -85,6 +85,9 @@ class ObjectStore {
   /// Remote stores: the largest file a read that needs all of it fetches when it opens the
   /// file (in concurrent pieces); 0 for local files.
   virtual uint64_t whole_file_limit() const { return 0; }
+  /// Remote stores: how much of a file's end the opening GET fetches
+  /// (StorageOptions::effective_tail_read_size); 0 for local files.
+  virtual uint64_t tail_read_size() const { return 0; }
   /// Remote stores: the coalescing gap (StorageOptions::effective_coalesce_gap); 0 for local files.
   virtual uint64_t coalesce_gap() const { return 0; }
   /// Remote stores: bytes one round trip is worth (StorageOptions::round_trip_bytes); 0 for local files.

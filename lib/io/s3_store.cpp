@@ -119,6 +119,7 @@ class HttpStoreBase : public ObjectStore {
   uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
   uint64_t whole_file_part() const { return options_.effective_max_request_size(); }
   uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
+  uint64_t tail_read_size() const override { return options_.effective_tail_read_size(); }
   uint64_t round_trip_bytes() const override { return options_.round_trip_bytes(); }
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {

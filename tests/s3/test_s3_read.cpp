@@ -274,12 +274,22 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     // The whole file is in memory: the take copies out the row's ranges only.
     CHECK(ds["bytes_read"].get<uint64_t>() < ds["http_bytes"].get<uint64_t>());
   }
-  SECTION("a scan of one column of every row lists no data/ ahead: the listing, the manifest, one GET per file") {
-    // These files are smaller than the 1 MiB tail: one GET reads each whole.
+  SECTION("a scan of one column of every row opens ahead only files a tail reads whole") {
+    // These files are smaller than the 1 MiB tail: opened ahead, one GET reads each whole.
     auto r = run_s3({"scan", uri, "-c", "id", "--stats=json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(stats_json(r.err)["http_requests"].get<uint64_t>() == 2 + files + deletions);
+    CHECK(stats_json(r.err)["http_requests"].get<uint64_t>() == 3 + files + deletions);
+    // With 4 KiB tails none is that small: nothing is opened ahead, no tail is overtaken.
+    auto small = run_s3({"scan", uri, "-c", "id", "--storage-option", "tail_read_size=4096", "--stats=json"});
+    INFO(small.err);
+    REQUIRE(small.exit_code == 0);
+    CHECK(small.out == r.out);
+    const uint64_t requests = stats_json(small.err)["http_requests"].get<uint64_t>();
+    auto all = run_s3({"scan", uri, "-c", "id", "--storage-option", "tail_read_size=4096", "--stats=json", "-n", "1000000"});
+    REQUIRE(all.exit_code == 0);
+    // A limit is not "every row": files are opened ahead (tails), so one request more per file at least.
+    CHECK(stats_json(all.err)["http_requests"].get<uint64_t>() >= requests + files);
   }
   SECTION("a take of rows spread over the table: the data files are fetched whole with the manifest") {
     // Every 5th row: sparse, so lance-cli asks for the listed files whole while it reads the
