@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 
+#include "common/cancel.h"
 #include "common/finally.h"
 #include "dataset/dataset.h"
 #include "dataset/read_cost.h"
@@ -177,8 +178,10 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
   const bool every_column = options.columns.empty() && !options.fragments;
   ReadAheadHint hint = every_column ? options.read_ahead : ReadAheadHint{};
   hint.small_files_only = !every_column && options.read_ahead.whole_files;
-  if (store->remote())
+  if (store->remote()) {
+    StopSignalsBlocked blocked;  // SIGINT/SIGTERM stay with the main thread (and the GETs it starts)
     opening_ahead = std::async(std::launch::async, [store, path, hint] { open_data_files_ahead(*store, path, hint); });
+  }
   const bool dataset = is_dataset_dir(path, *store);
   if (opening_ahead.valid()) opening_ahead.get();
   if (dataset) {
