@@ -245,8 +245,10 @@ void register_take(CLI::App& app, CommandRunner& run) {
       }
       std::vector<uint64_t> rows = parse_rows(text);
       StatsReport stats(args->stats);
-      auto reader = open_table(input_path(*path), *version, args->columns, *fragments,
-                               dataset::read_ahead_hint_for_take(rows));
+      // Only object stores use the hint; it sorts a copy of the rows.
+      const std::string in = input_path(*path);
+      auto reader = open_table(in, *version, args->columns, *fragments,
+                               io::is_remote(in) ? dataset::read_ahead_hint_for_take(rows) : dataset::ReadAheadHint{});
       for (uint64_t r : rows)
         if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), reader->num_rows());
       Output out(*args, reader->schema().metadata);

@@ -83,7 +83,7 @@ void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir,
     if (!entries) return;
     std::vector<const io::ListEntry*> files;
     for (const auto& e : *entries)
-      if (!e.is_dir && e.name.size() > 6 && e.name.compare(e.name.size() - 6, 6, ".lance") == 0) files.push_back(&e);
+      if (!e.is_dir && e.name.size() > 6 && e.name.ends_with(".lance")) files.push_back(&e);
     if (files.empty()) return;
     const uint64_t rows_per_file = hint.sparse_rows / files.size();
     std::vector<io::ObjectStore::OpenAhead> opens;

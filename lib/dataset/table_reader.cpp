@@ -168,16 +168,16 @@ std::shared_ptr<format::FileReader> open_single_file(const std::string& path, co
 
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
   const auto store = io::store_for(path, options.reader.storage);
-  // Remote: data/ is listed alongside _versions/ (is_dataset_dir), so the data files' tails
-  // can be on their way while the manifest is read. For a single file it lists nothing.
-  std::future<void> opening_ahead;
-  // The hint holds only when every column of every fragment is read. A scan of every row of
+  // Remote: data/ is listed alongside _versions/ (is_dataset_dir), so the data files can be on
+  // their way while the manifest is read; for a single file it lists nothing. The hint holds
+  // only when every column of every fragment is read. A scan of every row of
   // some columns opens only files no larger than a tail ahead: after the manifest the reader
   // fetches a larger file either whole (the columns are most of it), which a tail fetched
   // ahead would only add a request to, or its tail and then the columns' pages.
   const bool every_column = options.columns.empty() && !options.fragments;
   ReadAheadHint hint = every_column ? options.read_ahead : ReadAheadHint{};
   hint.small_files_only = !every_column && options.read_ahead.whole_files;
+  std::future<void> opening_ahead;
   if (store->remote()) {
     StopSignalsBlocked blocked;  // SIGINT/SIGTERM stay with the main thread (and the GETs it starts)
     opening_ahead = std::async(std::launch::async, [store, path, hint] { open_data_files_ahead(*store, path, hint); });

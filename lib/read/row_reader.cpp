@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "array/take.h"
+#include "common/finally.h"
 #include "io/uri.h"
 #include "read/decode_pool.h"
 #include "read/field_reader.h"
@@ -130,15 +131,13 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   decode_mode_ = take_decode_mode_;
   taking_ = true;
   RecordBatch read;
-  try {
+  {
+    Finally restore([&] {
+      decode_mode_ = saved;
+      taking_ = false;
+    });
     read = ranges.empty() ? read_range(0, 0) : finish(start(ranges));
-  } catch (...) {
-    decode_mode_ = saved;
-    taking_ = false;
-    throw;
   }
-  decode_mode_ = saved;
-  taking_ = false;
   // Position of each requested row within `read` (which holds `sorted` in order).
   std::vector<int64_t> index(rows.size());
   for (size_t i = 0; i < rows.size(); ++i)

@@ -100,9 +100,7 @@ class FullZipDecoder final : public PageDecoder {
   std::vector<io::ByteRange> likely_data_ranges(std::span<const RowRange> rows) override {
     if (rows.empty()) return {};
     if (!has_rep_index_ || !needs_index(rows)) return data_ranges(rows);  // known without metadata
-    const auto share = likely_share(ctx_.page->buffers[0], ctx_.page->num_rows, {rows.front().begin, rows.back().end});
-    if (share.length == 0) return {};
-    return {share};
+    return likely_share_of_rows(ctx_.page->buffers[0], ctx_.page->num_rows, rows);
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {

@@ -157,11 +157,8 @@ class MiniBlockDecoder final : public PageDecoder {
   }
 
   std::vector<io::ByteRange> likely_data_ranges(std::span<const RowRange> rows) override {
-    if (rows.empty()) return {};
     if (initialized_) return data_ranges(rows);
-    const auto share = likely_share(ctx_.page->buffers.at(1), ctx_.page->num_rows, {rows.front().begin, rows.back().end});
-    if (share.length == 0) return {};
-    return {share};
+    return likely_share_of_rows(ctx_.page->buffers.at(1), ctx_.page->num_rows, rows);
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {

@@ -26,6 +26,13 @@ io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange spa
   return {buffer.offset + from, to - from};
 }
 
+std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows, std::span<const RowRange> rows) {
+  if (rows.empty()) return {};
+  const io::ByteRange share = likely_share(buffer, num_rows, {rows.front().begin, rows.back().end});
+  if (share.length == 0) return {};
+  return {share};
+}
+
 std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
   check_corrupt(ctx.page && ctx.page->layout, "page has no structural layout");
   const pb::PageLayout& layout = *ctx.page->layout;

@@ -43,6 +43,9 @@ struct RowRange {
 /// half its length (at least 64 KiB, at most 1 MiB) and clipped to the buffer; the whole
 /// buffer when it is at most 256 KiB. Empty for an empty buffer or page.
 io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange span);
+/// likely_share of the span of `rows` (sorted, non-empty ranges) as likely_data_ranges
+/// returns it: one range, or none.
+std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows, std::span<const RowRange> rows);
 
 /// Decodes rows of one page. Not thread-safe.
 class PageDecoder {
