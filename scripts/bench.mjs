@@ -3,7 +3,8 @@
 //
 //   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow]
 //   node bench.mjs --generate   only write the datasets
-//   node bench.mjs --io      the take I/O table (requests, I/O operations, bytes; batching on/off, block sizes)
+//   node bench.mjs --io      the take I/O table (requests, I/O operations, bytes; batching on/off, block sizes),
+//                            and exact read counts of both readers from strace when it is installed
 //
 // Datasets are generated once (seeded) into ../bench-data/<name>-v<V>/ and reused.
 // Lance is timed in-process (query().select().toArrow(), takeOffsets()); lance-cli is timed
@@ -37,6 +38,7 @@ const ARROW_OUT = args.includes('--arrow');
 const FANOUT = Number(opt('nested-fanout', '1'));
 
 import { benchDatasets, mulberry32, batchesOf } from './bench-datasets.mjs';
+import { haveStrace, traceReads } from './syscall-io.mjs';
 
 const DATASETS = benchDatasets(SCALE, FANOUT);
 
@@ -183,7 +185,7 @@ async function timing() {
 /// on every dataset, with page batching on and off, at three block sizes, next to Lance's
 /// counters.
 async function ioTable() {
-  const out = [];
+  const out = [], exact = [];
   for (const name of Object.keys(DATASETS)) for (const version of VERSIONS) {
     if (ONLY && !ONLY.has(name)) continue;
     const { dir, tbl } = await openTable(name, version);
@@ -197,6 +199,15 @@ async function ioTable() {
       out.push({ name, version, kind, who: 'Lance one-shot', block: '—', batching: '—', ...cold });
       const warm = parsePlan(await fresh.takeOffsets(rowsList).analyzePlan());
       out.push({ name, version, kind, who: 'Lance warm', block: '—', batching: '—', ...warm });
+      if (haveStrace()) {
+        // Exact counts, the same way for both readers: read system calls on the table's data
+        // files in one fresh process each (Lance's plan prints I/O operations rounded to three
+        // significant digits).
+        const input = rowsList.join('\n'), data = path.join(dir, 'data');
+        const lanceSys = traceReads(process.execPath, [path.join(HERE, 'lance-take-once.mjs'), dir], { input, dir: data });
+        const cliSys = traceReads(CLI, ['take', dir, '--rows-file', '-', '-f', 'null'], { input, dir: data });
+        exact.push({ name, version, kind, lance: lanceSys, cli: cliSys });
+      }
       for (const block of [4096, 65536, 262144]) {
         for (const batching of ['on', 'off']) {
           const env = { LANCE_CLI_BLOCK_SIZE: String(block), LANCE_CLI_PAGE_BATCH_BYTES: batching === 'on' ? String(8 << 20) : '0' };
@@ -211,6 +222,14 @@ async function ioTable() {
   console.log('|---|---|---|---|---|---|---:|---:|---:|');
   for (const r of out)
     console.log(`| ${r.name} | ${r.version} | ${r.kind} | ${r.who} | ${r.block} | ${r.batching} | ${r.requests} | ${r.iops} | ${fmtBytes(r.bytes)} |`);
+  if (exact.length === 0) return;
+  console.log('\nExact counts from system calls (strace -f: pread64/preadv/read on the data files, the file-opening reads included), ' +
+    'one fresh process each: Lance = connect + open + takeOffsets().toArrow() in Node; lance-cli = `take` with the default settings.\n');
+  console.log('| dataset | version | rows | Lance reads | lance-cli reads | Lance bytes | lance-cli bytes | reads ratio | bytes ratio |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of exact)
+    console.log(`| ${r.name} | ${r.version} | ${r.kind} | ${r.lance.iops} | ${r.cli.iops} | ${r.lance.bytes} | ${r.cli.bytes} | ` +
+      `${(r.cli.iops / r.lance.iops).toFixed(3)} | ${(r.cli.bytes / r.lance.bytes).toFixed(3)} |`);
 }
 
 function machine() {
