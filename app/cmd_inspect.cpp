@@ -42,7 +42,7 @@ void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
 }
 
 void add_version(CLI::App* cmd, InspectArgs& a) {
-  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)")->check(version_number());
+  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)")->transform(version_number());
 }
 
 bool is_dataset(const std::string& path) {
@@ -170,8 +170,8 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
     add_common(pages, *args, "A .lance data file (- reads one from standard input)");
     add_version(pages, *args);  // only to say it does not apply (rather than reach the global --version)
     pages->add_option("-c,--columns", *columns, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
-        ->delimiter(',');
-    auto* page_opt = pages->add_option("--page", *page, "Only page N of each selected column");
+        ->delimiter(',')->allow_extra_args(false);
+    auto* page_opt = pages->add_option("--page", *page, "Only page N of each selected column")->transform(decimal_number());
     pages->footer("Examples:\n  lance-cli inspect pages data/sample/products.lance\n"
                   "  lance-cli inspect pages data/sample/products.lance -c name,price --page 0\n"
                   "  lance-cli inspect pages table.lance --json | jq '.columns[].pages[].layout'");

@@ -81,10 +81,11 @@ void register_plan(CLI::App& app, CommandRunner& run) {
   auto a = std::make_shared<PlanArgs>();
   cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")->required();
   add_storage_option(cmd);
-  cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)")->check(version_number());
+  cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)")->transform(version_number());
   auto* count_opt = cmd->add_option("--shards", a->shards,
                                     "N shards of about equal bytes (fewer only when there are fewer fragments)")
                         ->type_name("N")
+                        ->transform(decimal_number())
                         ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32).description(""));
   auto* bytes_opt = cmd->add_option("--shard-bytes", a->shard_bytes,
                                     fmt::format("Shards of at most SIZE data bytes, e.g. 64MiB, 1G, 1.5GB (default: {})",

@@ -2,11 +2,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "app/commands.h"
 #include "app/stdin_input.h"
@@ -14,6 +13,7 @@
 #include "app/global_options.h"
 #include "app/input_size.h"
 #include "app/progress.h"
+#include "app/row_list.h"
 #include "app/reader_options_env.h"
 #include "app/stats.h"
 #include "app/storage_config.h"
@@ -49,7 +49,7 @@ struct OutputArgs {
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& a) {
-  cmd->add_option("-c,--columns", a.columns, "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")->delimiter(',');
+  cmd->add_option("-c,--columns", a.columns, "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("-f,--format", a.format,
                   "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream), null (decode, write nothing)")
       ->capture_default_str();
@@ -63,6 +63,7 @@ void add_output_options(CLI::App* cmd, OutputArgs& a) {
       cmd->add_option("--batch-size", a.batch_size,
                       "Rows per decoded batch (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
           ->capture_default_str()
+          ->transform(decimal_number())
           ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
 }
 
@@ -92,40 +93,6 @@ struct Output {
   }
 };
 
-/// Parses "0,17,100-199" (inclusive ranges) into row numbers in the given order.
-std::vector<uint64_t> parse_rows(const std::string& text) {
-  std::vector<uint64_t> rows;
-  size_t pos = 0;
-  auto num = [&](std::string_view s) {
-    uint64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || s.empty())
-      throw_usage("bad row number '{}' in --rows (expected e.g. 0,17,100-199)", s);
-    return v;
-  };
-  while (pos <= text.size()) {
-    size_t comma = text.find_first_of(",\n", pos);
-    std::string_view item(text.data() + pos, (comma == std::string::npos ? text.size() : comma) - pos);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t' || item.front() == '\r')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t' || item.back() == '\r')) item.remove_suffix(1);
-    if (!item.empty()) {
-      size_t dash = item.find('-');
-      if (dash == std::string_view::npos) {
-        rows.push_back(num(item));
-      } else {
-        if (dash == 0) throw_usage("bad row number '{}' in --rows (row numbers are not negative)", item);
-        uint64_t a = num(item.substr(0, dash)), b = num(item.substr(dash + 1));
-        if (b < a) throw_usage("bad row range '{}' in --rows (end before start)", item);
-        if (b - a >= (uint64_t{1} << 32)) throw_usage("row range '{}' is too large", item);
-        for (uint64_t r = a; r <= b; ++r) rows.push_back(r);
-      }
-    }
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return rows;
-}
-
 /// Runs `write` (the writer's part of a batch) and adds its time to the output stage of
 /// `--stats`.
 template <typename F>
@@ -153,7 +120,7 @@ std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_
 
 void add_version_option(CLI::App* cmd, int64_t& version) {
   cmd->add_option("--version", version, "Dataset version to read (time travel; default: the latest)")
-      ->check(version_number());
+      ->transform(version_number());
 }
 
 }  // namespace
@@ -171,13 +138,14 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "--offset and --limit count their visible rows");
   add_storage_option(cmd);
-  cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)");
-  cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str();
+  cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)")->transform(decimal_number());
+  cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str()->transform(decimal_number());
   cmd->footer("Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
               "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
               "  lance-cli scan my_db/my_table.lance --version 3\n"
               "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
   cmd->callback([&run, path, args, limit, offset, version, fragments] {
+    check_distinct_columns(args->columns);
     run.command = [path, args, limit, offset, version, fragments] {
       if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
@@ -229,41 +197,48 @@ void register_take(CLI::App& app, CommandRunner& run) {
   cmd->footer("Examples:\n  lance-cli take data/sample/products.lance --rows 0,17,100-105 -f csv\n"
               "  seq 0 10 990 | lance-cli take table.lance --rows-file - -c id");
   cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt, version, fragments] {
+    check_distinct_columns(args->columns);
     if (rows_opt->count() == 0 && file_opt->count() == 0) throw CLI::RequiredError("--rows or --rows-file");
     run.command = [path, args, rows_text, rows_file, version, fragments] {
-      std::string text = *rows_text;
       if (*path == "-" && *rows_file == "-")
         throw_usage("standard input cannot be both the file (-) and the rows file (--rows-file -)");
-      if (!rows_file->empty()) {
-        if (*rows_file == "-") {
-          text.assign(std::istreambuf_iterator<char>(std::cin), {});
-        } else {
-          std::ifstream in(*rows_file);
-          if (!in) throw_io("{}: cannot open rows file", *rows_file);
-          text.assign(std::istreambuf_iterator<char>(in), {});
-        }
-      }
-      std::vector<uint64_t> rows = parse_rows(text);
+      // Rows come in windows of at most kTakeWindowRows: a long range or an endless rows
+      // stream never holds all its row numbers at once.
+      RowList list = rows_file->empty() ? RowList::from_text(*rows_text) : RowList::from_file(*rows_file);
+      std::vector<uint64_t> rows;
+      list.next(rows, kTakeWindowRows);
+      const bool one_window = list.done();
       StatsReport stats(args->stats);
       // Only object stores use the hint; it sorts a copy of the rows.
       const std::string in = input_path(*path);
       auto reader = open_table(in, *version, args->columns, *fragments,
                                io::is_remote(in) ? dataset::read_ahead_hint_for_take(rows) : dataset::ReadAheadHint{});
-      for (uint64_t r : rows)
-        if (r >= reader->num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), reader->num_rows());
+      const uint64_t num_rows = reader->num_rows();
+      auto check_rows = [&](std::span<const uint64_t> window) {
+        for (uint64_t r : window)
+          if (r >= num_rows) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), num_rows);
+      };
+      check_rows(rows);
+      // A list read to its end (always --rows) is checked whole before any output.
+      if (const auto last = list.max_row(); list.fully_read() && last) check_rows(std::span(&*last, 1));
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
-      Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", rows.size());
-      check_cancelled();
-      reader->take_batches(rows, args->batch_size, [&](RecordBatch batch) {
-        const auto n = static_cast<uint64_t>(batch.num_rows);
-        timed_output([&] { out.writer->write(batch); });
-        progress.add(n, out.sink.bytes_written());
+      Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", one_window ? rows.size() : 0);
+      uint64_t rows_out = 0;
+      do {
+        check_rows(rows);
         check_cancelled();
-      });
+        reader->take_batches(rows, args->batch_size, [&](RecordBatch batch) {
+          const auto n = static_cast<uint64_t>(batch.num_rows);
+          timed_output([&] { out.writer->write(batch); });
+          progress.add(n, out.sink.bytes_written());
+          check_cancelled();
+        });
+        rows_out += rows.size();
+      } while (list.next(rows, kTakeWindowRows));
       timed_output([&] { out.finish(); });
       progress.finish();
-      stats.report(rows.size());
+      stats.report(rows_out);
     };
   });
 }

@@ -97,7 +97,7 @@ void register_verify(CLI::App& app, CommandRunner& run) {
   auto json = std::make_shared<bool>(false);
   cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")->required();
   add_storage_option(cmd);
-  cmd->add_option("--version", *version, "Dataset version to check (default: the latest)")->check(version_number());
+  cmd->add_option("--version", *version, "Dataset version to check (default: the latest)")->transform(version_number());
   cmd->add_flag("--json", *json, "One JSON object: counts and every problem (kind, file, column, page, rows, error)");
   cmd->footer("Examples:\n  lance-cli verify my_db/my_table.lance\n"
               "  lance-cli verify my_db/my_table.lance --version 3 --json | jq '.problems[]'\n\n"

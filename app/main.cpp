@@ -38,8 +38,8 @@ int exit_code(lance::ErrorKind kind) {
   return 1;
 }
 
-/// SIGINT/SIGTERM: the first asks the command to stop (it unwinds, removing a temporary
-/// -o file, and exits 128 + signal); a second one ends the process at once.
+/// SIGINT/SIGTERM/SIGHUP: the first asks the command to stop (it unwinds, removing a
+/// temporary -o file, and exits 128 + signal); a second one ends the process at once.
 void on_stop_signal(int sig) {
   if (lance::cancel_signal() != 0) _exit(128 + sig);
   lance::request_cancel(sig);
@@ -50,8 +50,12 @@ void install_stop_handlers() {
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: a blocked write returns EINTR and sees the request
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // A signal the parent set to be ignored (nohup, a background job's SIGINT) stays ignored.
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
 }
 
 }  // namespace

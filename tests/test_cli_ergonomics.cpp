@@ -3,7 +3,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <future>
 #include <fstream>
 #include <sstream>
 
@@ -117,6 +121,95 @@ TEST_CASE("output file: a run that fails while writing leaves no -o FILE behind"
   // And a good run replaces it.
   REQUIRE(run_cli({"scan", sample(), "-n", "3", "-f", "csv", "-o", out}).exit_code == 0);
   CHECK(read_text(out) == run_cli({"scan", sample(), "-n", "3", "-f", "csv"}).out);
+}
+
+TEST_CASE("output file: -o writes into devices, FIFOs and links instead of replacing them", "[cli][output]") {
+  TempDir dir("output-kinds");
+  const auto expected = run_cli({"scan", sample(), "-n", "3", "-f", "csv"}).out;
+  REQUIRE(!expected.empty());
+
+  // A symbolic link to a regular file stays a link; the file it names gets the output.
+  const std::string target = dir.file("target.csv"), link = dir.file("link.csv");
+  std::ofstream(target) << "before\n";
+  ::chmod(target.c_str(), 0640);
+  std::filesystem::create_symlink("target.csv", link);
+  REQUIRE(run_cli({"scan", sample(), "-n", "3", "-f", "csv", "-o", link}).exit_code == 0);
+  CHECK(std::filesystem::is_symlink(link));
+  CHECK(read_text(target) == expected);
+  // An existing file keeps its permission bits.
+  struct stat st{};
+  REQUIRE(::stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0640);
+  CHECK(dir.entries() == std::vector<std::string>{"link.csv", "target.csv"});
+
+  // A device is written to, not replaced: /dev/null stays a character device.
+  REQUIRE(run_cli({"scan", sample(), "-n", "3", "-f", "csv", "-o", "/dev/null"}).exit_code == 0);
+  REQUIRE(::stat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  // A full device is an I/O error (exit 1) naming the path.
+  if (::access("/dev/full", W_OK) == 0) {
+    auto full = run_cli({"scan", sample(), "-f", "csv", "-o", "/dev/full"});
+    CHECK(full.exit_code == 1);
+    CHECK(full.err.find("/dev/full") != std::string::npos);
+    REQUIRE(::stat("/dev/full", &st) == 0);
+    CHECK(S_ISCHR(st.st_mode));
+  }
+
+  // A FIFO: the reader at its other end gets the output.
+  const std::string fifo = dir.file("pipe");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto reader = std::async(std::launch::async, [&] { return read_text(fifo); });
+  REQUIRE(run_cli({"scan", sample(), "-n", "3", "-f", "csv", "-o", fifo}).exit_code == 0);
+  CHECK(reader.get() == expected);
+  REQUIRE(::lstat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+
+  // A directory is a usage error.
+  CHECK(run_cli({"scan", sample(), "-n", "3", "-o", dir.path().string()}).exit_code == 2);
+}
+
+TEST_CASE("null text option: --null TEXT is encoded like a value: a separator or quote in it keeps the lines whole", "[cli][output]") {
+  const std::string ds = source_path("data/datasets/evolution");
+  auto csv = run_cli({"scan", ds, "-n", "3", "-c", "id,nul", "-f", "csv", "--null", ","});
+  INFO(csv.err);
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out == "id,nul\n0,\",\"\n1,\",\"\n2,\",\"\n");
+  auto quote = run_cli({"scan", ds, "-n", "1", "-c", "id,nul", "-f", "csv", "--null", "\""});
+  CHECK(quote.out == "id,nul\n0,\"\"\"\"\n");
+  auto tsv = run_cli({"scan", ds, "-n", "1", "-c", "id,nul", "-f", "tsv", "--null", "\t"});
+  CHECK(tsv.out == "id\tnul\n0\t\\t\n");
+  // The usual choices are written as given.
+  CHECK(run_cli({"scan", ds, "-n", "1", "-c", "id,nul", "-f", "csv", "--null", "NULL"}).out == "id,nul\n0,NULL\n");
+  CHECK(run_cli({"scan", ds, "-n", "1", "-c", "id,nul", "-f", "csv"}).out == "id,nul\n0,\n");
+}
+
+TEST_CASE("numeric options are decimal: leading zeros do not make octal, 0x is refused", "[cli]") {
+  auto ten = run_cli({"scan", sample(), "-n", "010", "-c", "id", "-f", "csv", "--no-header"});
+  CHECK(lines(ten.out).size() == 10);
+  auto off = run_cli({"scan", sample(), "--offset", "010", "-n", "1", "-c", "id", "-f", "csv", "--no-header"});
+  CHECK(off.out == run_cli({"scan", sample(), "--offset", "10", "-n", "1", "-c", "id", "-f", "csv", "--no-header"}).out);
+  CHECK(run_cli({"scan", sample(), "-n", "08", "-c", "id", "-f", "null"}).exit_code == 0);
+  auto hex = run_cli({"scan", sample(), "-n", "0x10"});
+  CHECK(hex.exit_code == 2);
+  CHECK(hex.err.find("0x10") != std::string::npos);
+  CHECK(run_cli({"scan", sample(), "--batch-size", "1e3"}).exit_code == 2);
+}
+
+TEST_CASE("columns option: -c takes one comma-separated list per flag: it never swallows the path", "[cli]") {
+  const auto want = run_cli({"scan", sample(), "-n", "2", "-c", "id,name"}).out;
+  REQUIRE(!want.empty());
+  CHECK(run_cli({"scan", "-c", "id,name", sample(), "-n", "2"}).out == want);
+  CHECK(run_cli({"scan", sample(), "-c", "id", "-c", "name", "-n", "2"}).out == want);
+  auto extra = run_cli({"scan", sample(), "-c", "id", "name"});
+  CHECK(extra.exit_code == 2);
+  CHECK(extra.err.find("name") != std::string::npos);
+  CHECK(run_cli({"take", "-c", "id", sample(), "--rows", "1"}).exit_code == 0);
+  // A column named twice would repeat a JSON key.
+  for (const char* cmd : {"scan", "head"}) {
+    auto twice = run_cli({cmd, sample(), "-c", "id,name,id"});
+    CHECK(twice.exit_code == 2);
+    CHECK(twice.err.find("column 'id' is named twice") != std::string::npos);
+  }
 }
 
 // ---------------------------------------------------------------- head

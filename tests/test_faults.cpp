@@ -243,3 +243,52 @@ TEST_CASE("A file that shrinks while open gives an I/O error naming it", "[fault
     CHECK(std::string(e.what()).find(p.string()) != std::string::npos);
   }
 }
+
+TEST_CASE("SIGTERM and SIGHUP stop a take reading an endless rows stream", "[faults][signals]") {
+  const std::string file = source_path("data/sample/products.lance");
+  TempDir dir("faults-rows");
+  const std::string out = dir.file("out.csv");
+  for (int sig : {SIGTERM, SIGHUP}) {
+    INFO("signal " << sig);
+    int in[2];
+    REQUIRE(pipe(in) == 0);
+    std::vector<std::string> argv_s = {LANCE_CLI_BINARY, "take", file, "--rows-file", "-", "-c", "id", "-f", "csv", "-o", out};
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      dup2(in[0], 0);
+      close(in[0]);
+      close(in[1]);
+      int devnull = open("/dev/null", O_RDWR);
+      dup2(devnull, 2);
+      execve(LANCE_CLI_BINARY, argv.data(), environ);
+      _exit(127);
+    }
+    close(in[0]);
+    // Feed rows for a while (a write that would block means the reader stalled: fine too).
+    fcntl(in[1], F_SETFL, O_NONBLOCK);
+    std::string chunk;
+    for (int i = 0; i < 4096; ++i) chunk += "0\n";
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    while (std::chrono::steady_clock::now() < until) {
+      if (write(in[1], chunk.data(), chunk.size()) < 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    kill(pid, sig);
+    int st = 0;
+    for (int i = 0; i < 500 && waitpid(pid, &st, WNOHANG) == 0; ++i) {
+      (void)!write(in[1], chunk.data(), chunk.size());
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    close(in[1]);
+    if (waitpid(pid, &st, WNOHANG) == 0) {  // still running after 5 s: the signal was lost
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      FAIL("lance-cli ignored the signal");
+    }
+    REQUIRE(WIFEXITED(st));
+    CHECK(WEXITSTATUS(st) == 128 + sig);
+    CHECK(dir.entries().empty());  // no output file, no temporary file
+  }
+}

@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 
+#include "cli_env.h"
 #include "cli_runner.h"
 #include "fixtures.h"
 
@@ -111,4 +112,61 @@ TEST_CASE("take rejects bad row lists with usage errors", "[take]") {
   auto r = run_cli({"take", file, "--rows", "2000"});
   CHECK(r.err.find("2000") != std::string::npos);
   CHECK(r.err.find("2000 rows") != std::string::npos);
+}
+
+TEST_CASE("take checks a range against the table before expanding it", "[take]") {
+  const std::string file = source_path("data/sample/products.lance");
+  RunLimits l;
+  l.timeout_ms = 20000;
+  if (!sanitizer_build()) l.address_space_bytes = uint64_t{2} << 30;
+  for (const char* rows : {"0-1000000000", "5,0-4294967295", "0-18446744073709551614"}) {
+    INFO(rows);
+    auto r = run_cli_limited({"take", file, "--rows", rows, "-c", "id", "-f", "null"}, l);
+    CHECK(!r.timed_out);
+    CHECK(r.exit_code == 2);
+    CHECK((r.err.find("out of range") != std::string::npos || r.err.find("too large") != std::string::npos));
+  }
+}
+
+TEST_CASE("take reads a long rows list in windows, in order, across the window boundary", "[take]") {
+  const std::string file = source_path("data/sample/products.lance");
+  // 1,100,000 rows: past the first window of 2^20. Row 7 everywhere but at the ends.
+  std::string rows = "1999\n";
+  for (int i = 0; i < 1100000 - 2; ++i) rows += "7\n";
+  rows += "3";
+  auto r = run_cli({"take", file, "--rows-file", "-", "-c", "id", "-f", "csv", "--no-header"}, rows);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto got = lines(r.out);
+  REQUIRE(got.size() == 1100000);
+  CHECK(got.front() == "101999");
+  CHECK(got[1048575] == "100007");
+  CHECK(got[1048576] == "100007");
+  CHECK(got.back() == "100003");
+  // A bad row in a later window: the rows before it were written, then the usage error.
+  std::string late = rows + "\n2000";
+  auto bad = run_cli({"take", file, "--rows-file", "-", "-c", "id", "-f", "null"}, late);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("row 2000 is out of range") != std::string::npos);
+}
+
+TEST_CASE("take: rows file errors name the file and the line", "[take]") {
+  const std::string file = source_path("data/sample/products.lance");
+  TempDir dir("rows-file");
+  auto d = run_cli({"take", file, "--rows-file", dir.path().string()});
+  CHECK(d.exit_code == 1);
+  CHECK(d.err.find(dir.path().string() + ": cannot read the rows file: Is a directory") != std::string::npos);
+  auto m = run_cli({"take", file, "--rows-file", dir.file("missing.txt")});
+  CHECK(m.exit_code == 1);
+  CHECK(m.err.find("missing.txt: cannot open the rows file: No such file or directory") != std::string::npos);
+  auto b = run_cli({"take", file, "--rows-file", "-"}, "1\n2,3\n4-x\n");
+  CHECK(b.exit_code == 2);
+  CHECK(b.err.find("standard input: line 3: bad row number '4-x'") != std::string::npos);
+  // An endless line is refused without holding it.
+  auto e = run_cli({"take", file, "--rows-file", "-"}, std::string(100000, '1'));
+  CHECK(e.exit_code == 2);
+  // Leading zeros are decimal; blanks around numbers and ranges are fine.
+  auto z = run_cli({"take", file, "--rows", " 010 , 8 - 9 ", "-c", "id", "-f", "csv", "--no-header"});
+  INFO(z.err);
+  CHECK(z.out == "100010\n100008\n100009\n");
 }

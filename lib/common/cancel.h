@@ -1,4 +1,4 @@
-// Cancellation of a running command by a signal (SIGINT, SIGTERM): the CLI's handler calls
+// Cancellation of a running command by a signal (SIGINT, SIGTERM, SIGHUP): the CLI's handler calls
 // `request_cancel(sig)`; long loops and the I/O scheduler call `check_cancelled()`, which
 // throws `Cancelled` so the stack unwinds (temporary output files are removed) and the
 // CLI exits with 128 + the signal number.
@@ -39,7 +39,7 @@ inline void check_cancelled() {
   if (int s = cancel_signal()) throw Cancelled(s);
 }
 
-/// Blocks SIGINT and SIGTERM in the calling thread while alive. Create worker threads
+/// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread while alive. Create worker threads
 /// under it: they inherit the mask, so the stop signals reach the main thread, where they
 /// interrupt a blocked write (EINTR) rather than landing on a worker.
 class StopSignalsBlocked {
@@ -49,6 +49,7 @@ class StopSignalsBlocked {
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, &old_);
   }
   ~StopSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }

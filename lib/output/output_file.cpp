@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -21,11 +23,36 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
   return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
 }
 
+/// The file a symbolic link at `path` finally names (the path itself when it is not a link);
+/// empty when a link in the chain dangles.
+std::string resolve_links(const std::string& path) {
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char buf[PATH_MAX];
+  if (::realpath(path.c_str(), buf) == nullptr) return {};
+  return buf;
+}
+
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path) : path_(path) {
+OutputFile::OutputFile(const std::string& path) {
   if (path.empty() || path == "-") return;
-  auto [dir, name] = split_path(path);
+  path_ = path;
+  struct stat st{};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw_usage("{}: output path is a directory", path);
+  // Paths under /dev and /proc (e.g. /dev/stdout, /proc/self/fd/1) name open files or
+  // devices: written in place even when they resolve to a regular file.
+  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  std::string target = special ? std::string() : resolve_links(path);
+  if ((exists && !S_ISREG(st.st_mode)) || target.empty()) {
+    // A device, FIFO or socket (or a link to a file not yet there): write to it in place.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw_io("{}: cannot open the output file: {}", path, std::strerror(errno));
+    fd_ = fd;
+    return;
+  }
+  auto [dir, name] = split_path(target);
   if (name.empty()) throw_usage("{}: output path names a directory", path);
   std::string templ = (dir == "/" ? "" : dir) + "/." + name + ".tmp.XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
@@ -34,24 +61,32 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   if (fd < 0) throw_io("{}: cannot create the output file: {}", path, std::strerror(errno));
   fd_ = fd;
   temp_path_ = buf.data();
-  // mkstemp creates 0600; give the file the mode open(O_CREAT, 0666) would.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0666 & ~mask);
+  target_ = target;
+  // mkstemp creates 0600; keep an existing file's mode, else the one open(O_CREAT, 0666) gives.
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  ::fchmod(fd_, mode);
 }
 
 OutputFile::~OutputFile() {
-  if (temp_path_.empty()) return;
+  if (path_.empty()) return;
   if (fd_ >= 0) ::close(fd_);
-  ::unlink(temp_path_.c_str());
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
 }
 
 void OutputFile::commit() {
-  if (temp_path_.empty()) return;
+  if (path_.empty() || fd_ < 0) return;
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) throw_io("{}: cannot write the output file: {}", path_, std::strerror(errno));
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
+  if (temp_path_.empty()) return;
+  if (::rename(temp_path_.c_str(), target_.c_str()) != 0)
     throw_io("{}: cannot write the output file: {}", path_, std::strerror(errno));
   temp_path_.clear();
 }

@@ -50,9 +50,10 @@ class DelimitedWriter : public BatchWriter {
   std::vector<bool> plain_;  ///< per column: its text never needs quoting or escapes
   std::string rows_;         ///< rows not yet handed to the sink
   std::string cell_;         ///< one cell's text before encoding
+  std::string null_cell_;    ///< `--null TEXT`, encoded like a value when it holds a separator, newline or CSV quote
 
   /// With `--null TEXT`: when the value just written from `rows_[start]` on reads exactly as
-  /// TEXT (and so would read back as null), rewrites it quoted.
+  /// the null cell (and so would read back as null), rewrites it quoted.
   void quote_null_lookalike(const ArrayData& column, int64_t row, size_t start);
 };
 

@@ -93,6 +93,12 @@ void DelimitedWriter::begin(const std::vector<FieldPtr>& fields) {
   num_fields_ = fields.size();
   plain_.clear();
   for (const auto& f : fields) plain_.push_back(text_is_plain(*f->type));
+  null_cell_.clear();
+  // Encoded only when it would break the line into other cells or lines (a separator, a
+  // newline, a CSV quote): `\N` stays `\N` in TSV, and the empty text stays empty in CSV.
+  const std::string breaking = separator_ == ',' ? ",\"\r\n" : std::string(1, separator_) + "\r\n";
+  if (options_.null_text.find_first_of(breaking) != std::string::npos) append_encoded(null_cell_, options_.null_text);
+  else null_cell_ = options_.null_text;
   if (!options_.header) return;
   std::string line;
   for (size_t k = 0; k < fields.size(); ++k) {
@@ -111,7 +117,7 @@ void DelimitedWriter::write(const RecordBatch& batch) {
       const size_t start = rows_.size();
       const ArrayData& column = *batch.columns[k];
       if (is_null_value(column, row)) {
-        rows_ += options_.null_text;
+        rows_ += null_cell_;
         continue;
       }
       if (plain_[k]) {
@@ -121,7 +127,7 @@ void DelimitedWriter::write(const RecordBatch& batch) {
         append_cell_text(cell_, column, row);
         append_encoded(rows_, cell_);
       }
-      if (!options_.null_text.empty()) quote_null_lookalike(column, row, start);
+      if (!null_cell_.empty()) quote_null_lookalike(column, row, start);
     }
     rows_ += '\n';
     if (rows_.size() >= kRowChunkBytes) {
@@ -132,7 +138,7 @@ void DelimitedWriter::write(const RecordBatch& batch) {
 }
 
 void DelimitedWriter::quote_null_lookalike(const ArrayData& column, int64_t row, size_t start) {
-  if (std::string_view(rows_).substr(start) != options_.null_text) return;
+  if (std::string_view(rows_).substr(start) != null_cell_) return;
   rows_.resize(start);
   cell_.clear();
   append_cell_text(cell_, column, row);

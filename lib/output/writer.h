@@ -28,7 +28,7 @@ const char* output_format_name(OutputFormat format);
 
 struct TextOptions {
   bool header = true;     ///< csv/tsv: write the line of column names first
-  std::string null_text;  ///< csv/tsv: the text of a null cell, written as is
+  std::string null_text;  ///< csv/tsv: the text of a null cell (encoded like a value when it needs quotes or escapes)
 };
 
 /// Writes record batches as they arrive.
