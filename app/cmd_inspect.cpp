@@ -60,7 +60,7 @@ inspect::TextOptions text_options(const InspectArgs& a) {
 /// Opens PATH as a data file; `what` names the command for the error on a directory.
 std::shared_ptr<format::FileReader> open_file(const InspectArgs& a, const char* what) {
   if (is_dataset(a.path))
-    throw_unsupported("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what,
+    throw_usage("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what,
                       a.path);
   if (a.version) throw_usage("--version applies to dataset directories, not to the data file {}", a.path);
   const auto& options = reader_options();

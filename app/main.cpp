@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -110,7 +111,16 @@ int run_cli(int argc, char** argv) {
       sub = sub->get_subcommands().front();
       where += " " + sub->get_name();
     }
-    std::fprintf(stderr, "%s %s (see %s --help)\n", lance::app::error_prefix().c_str(), e.what(), where.c_str());
+    std::string what = e.what();
+    // No command matched and a word is left over: it was meant as a command.
+    if (app.get_subcommands().empty() && !app.remaining().empty()) {
+      std::string names;
+      for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        if (!sub->get_name().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
+      what = fmt::format("unknown command '{}' (commands: {})", app.remaining().front(), names);
+    }
+    std::fprintf(stderr, "%s %s (see %s --help)\n", lance::app::error_prefix().c_str(),
+                 lance::app::escape_controls(what).c_str(), where.c_str());
     return 2;
   }
   lance::app::apply_global_options(global);
@@ -126,13 +136,14 @@ int run_cli(int argc, char** argv) {
   } catch (const lance::Error& e) {
     const char* internal = e.kind() == lance::ErrorKind::internal ? "internal error: " : "";
     std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
-                 lance::app::name_stdin_as_dash(lance::io::redact_locations(e.what())).c_str());
+                 lance::app::escape_controls(lance::app::name_stdin_as_dash(lance::io::redact_locations(e.what()))).c_str());
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s internal error: %s\n", lance::app::error_prefix().c_str(), e.what());
+    std::fprintf(stderr, "%s internal error: %s\n", lance::app::error_prefix().c_str(),
+                 lance::app::escape_controls(e.what()).c_str());
     return 1;
   }
 }

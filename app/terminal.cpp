@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "common/error.h"
 
 namespace lance::app {
@@ -65,5 +67,15 @@ std::string paint(std::string_view text, std::string_view sgr, bool color) {
 }
 
 std::string error_prefix() { return paint("lance-cli:", "1;31", use_color(STDERR_FILENO)); }
+
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += static_cast<char>(c);
+  }
+  return out;
+}
 
 }  // namespace lance::app

@@ -35,4 +35,9 @@ std::string paint(std::string_view text, std::string_view sgr, bool color);
 /// "lance-cli:" as error messages on stderr begin, bold red when stderr gets colour.
 std::string error_prefix();
 
+/// `text` with control characters (bytes below 0x20 and 0x7f, e.g. a newline or an ANSI
+/// escape in a file name or rows file) written as \xNN, so an error stays one line and
+/// cannot drive the terminal.
+std::string escape_controls(std::string_view text);
+
 }  // namespace lance::app

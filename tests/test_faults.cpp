@@ -188,7 +188,35 @@ TEST_CASE("Bad arguments exit 2 with a one-line hint", "[faults][usage]") {
     auto r = run_cli({"scan", file, "-c", "no_such_column"});
     one_line_usage(r);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK(r.err.find("no_such_column") != std::string::npos);
+    CHECK(r.err.find(file + ": no column 'no_such_column'") != std::string::npos);
+    const std::string ds = source_path("data/datasets/evolution");
+    auto d = run_cli({"take", ds, "--rows", "0", "-c", "no_such_column"});
+    one_line_usage(d);
+    CHECK(d.err.find(ds + ": no column 'no_such_column'") != std::string::npos);
+  }
+  SECTION("unknown command") {
+    auto r = run_cli({"bogus", file});
+    one_line_usage(r);
+    CHECK(r.err.find("unknown command 'bogus' (commands: scan, take") != std::string::npos);
+  }
+  SECTION("a directory that is not a dataset, for every command") {
+    TempDir dir("not-a-dataset");
+    for (const std::vector<std::string>& cmd : {std::vector<std::string>{"scan"}, {"verify"}, {"count"}, {"inspect", "meta"}}) {
+      std::vector<std::string> args = cmd;
+      args.push_back(dir.path().string());
+      auto r = run_cli(args);
+      INFO(cmd[0]);
+      one_line_usage(r);
+    }
+    // A dataset where inspect pages wants a data file: a usage error too.
+    one_line_usage(run_cli({"inspect", "pages", source_path("data/datasets/evolution")}));
+  }
+  SECTION("control characters in a name are escaped: the error stays one line") {
+    auto r = run_cli({"take", file, "--rows-file", "-"}, "1\n\x1b[2Jx\n");
+    one_line_usage(r);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find("'\\x1b[2Jx'") != std::string::npos);
+    CHECK(r.err.find('\x1b') == std::string::npos);
   }
   SECTION("bad row list") {
     for (const char* rows : {"1,x", "5-2", "-3", "1,,2-", "99999999999999999999"}) {
@@ -290,5 +318,17 @@ TEST_CASE("SIGTERM and SIGHUP stop a take reading an endless rows stream", "[fau
     REQUIRE(WIFEXITED(st));
     CHECK(WEXITSTATUS(st) == 128 + sig);
     CHECK(dir.entries().empty());  // no output file, no temporary file
+  }
+}
+
+TEST_CASE("A file shorter than a footer is corrupt (4), whatever version its last bytes spell", "[faults][corrupt]") {
+  TempDir dir("tiny");
+  for (const std::string bytes : {std::string("garbageLANC"), std::string("\x02\x00\x09\x00LANC", 8), std::string(35, 'x') + "LANC"}) {
+    const std::string p = dir.file("tiny.lance");
+    write_file(p, bytes);
+    auto r = run_cli({"scan", p});
+    INFO(r.err);
+    CHECK(r.exit_code == 4);
+    CHECK(r.err.find(p + ": ") != std::string::npos);
   }
 }

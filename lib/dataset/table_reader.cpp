@@ -20,11 +20,11 @@ namespace {
 class FileTableReader final : public TableReader {
  public:
   /// `local`: the file is on local disk (takes are then answered in groups, take_batches).
-  FileTableReader(std::shared_ptr<format::FileReader> file, const std::vector<std::string>& columns,
+  FileTableReader(std::shared_ptr<format::FileReader> file, std::vector<read::ColumnSelection> selection,
                   const read::ReaderOptions& options, bool local)
       : file_(file),
         options_(options),
-        reader_(file, read::resolve_column_paths(file->schema(), columns), options),
+        reader_(file, std::move(selection), options),
         local_(local) {}
 
   const std::string& path() const override { return file_->path(); }
@@ -187,11 +187,15 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
   if (dataset) {
     auto ds = Dataset::open(path, options.version, options.reader);
     if (options.fragments) ds = ds->select_fragments(*options.fragments);
-    auto fields = read::resolve_projection(ds->schema(), options.columns);
+    // An unknown column names the dataset it is not in.
+    auto fields = with_context([&] { return io::display_location(path); },
+                               [&] { return read::resolve_projection(ds->schema(), options.columns); });
     return std::make_unique<DatasetRowReader>(std::move(ds), std::move(fields));
   }
   auto file = open_single_file(path, *store, options.reader, options.version.has_value(), options.fragments.has_value());
-  return std::make_unique<FileTableReader>(std::move(file), options.columns, options.reader, !store->remote());
+  auto selection = with_context([&] { return io::display_location(path); },
+                                [&] { return read::resolve_column_paths(file->schema(), options.columns); });
+  return std::make_unique<FileTableReader>(std::move(file), std::move(selection), options.reader, !store->remote());
 }
 
 }  // namespace lance::dataset

@@ -41,17 +41,18 @@ Footer parse_footer(ByteView b, const std::string& path) {
   if (b.size() < 4 || std::memcmp(b.data() + b.size() - 4, "LANC", 4) != 0)
     throw_corrupt("not a Lance file (no \"LANC\" magic at the end)");
   Footer f;
+  // Shorter than a footer: no version's file, whatever its last bytes say.
+  check_corrupt(b.size() >= kFooterSize, "file of {} bytes is too small for a Lance footer", b.size());
   // A version this build does not read is "unsupported" whatever else the footer says, so
   // it is checked before anything that could call the file corrupt. (v1 files, which end
   // in a 16-byte tail, are told apart before this is called.)
-  if (b.size() >= 8) {
+  {
     const uint16_t major = b.read<uint16_t>(b.size() - 8), minor = b.read<uint16_t>(b.size() - 6);
     const FileVersion v{major, minor};
     if (!(v.is_legacy_v2_0() || (major == 2 && minor >= 1 && minor <= 3)))
       throw_unsupported("Lance file format version {}.{} is not supported (this build reads the legacy v1 format "
                         "0.1/0.2 and 2.0 to 2.3)", major, minor);
   }
-  check_corrupt(b.size() >= kFooterSize, "file of {} bytes is too small for a Lance footer", b.size());
   ByteView t = b.slice(b.size() - kFooterSize);
   f.column_meta_start = t.read<uint64_t>(0);
   f.column_meta_offsets_start = t.read<uint64_t>(8);
