@@ -332,3 +332,27 @@ TEST_CASE("A file shorter than a footer is corrupt (4), whatever version its las
     CHECK(r.err.find(p + ": ") != std::string::npos);
   }
 }
+
+TEST_CASE("A dataset's data file cut short says what the manifest records; a manifest given as PATH is a usage error",
+          "[faults][dataset]") {
+  TempDir dir("cut");
+  const fs::path ds = dir.path() / "evolution";
+  fs::copy(source_path("data/datasets/evolution"), ds, fs::copy_options::recursive);
+  fs::path data;
+  for (const auto& e : fs::directory_iterator(ds / "data")) data = e.path();
+  REQUIRE(!data.empty());
+  const auto size = fs::file_size(data);
+  fs::resize_file(data, size - 1);
+  auto r = run_cli({"scan", ds.string(), "-f", "null"});
+  INFO(r.err);
+  CHECK(r.exit_code == 4);
+  CHECK(r.err.find(fmt::format("the file has {} bytes, the manifest records {}: truncated?", size - 1, size)) !=
+        std::string::npos);
+
+  fs::path manifest;
+  for (const auto& e : fs::directory_iterator(ds / "_versions")) manifest = e.path();
+  auto m = run_cli({"scan", manifest.string()});
+  CHECK(m.exit_code == 2);
+  CHECK(m.err.find("is a dataset manifest, not a data file: give the dataset directory (" + ds.string() + ")") !=
+        std::string::npos);
+}

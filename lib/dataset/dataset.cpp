@@ -106,7 +106,19 @@ std::string Dataset::data_file_path(const DataFileRef& file) const {
 std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& file) const {
   const std::string path = data_file_path(file);
   return with_missing_file_hint(path, *store_, version(), "data file", [&] {
-    return format::FileReader::open(store_->open(path), options_.io, options_.stats);
+    auto opened = store_->open(path);
+    try {
+      return format::FileReader::open(opened, options_.io, options_.stats);
+    } catch (const Error& e) {
+      // A file whose size differs from the manifest's record was cut short or overwritten:
+      // say so, next to whatever its bytes made the reader stop at.
+      if (e.kind() != ErrorKind::corrupt || file.size_bytes == 0 || opened->size() == file.size_bytes) throw;
+      Error more(ErrorKind::corrupt, fmt::format("{} (the file has {} bytes, the manifest records {}{})", e.detail(),
+                                                 opened->size(), file.size_bytes,
+                                                 opened->size() < file.size_bytes ? ": truncated?" : ""));
+      if (!e.context().empty()) more.with_context(e.context());
+      throw more;
+    }
   });
 }
 

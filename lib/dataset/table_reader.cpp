@@ -147,6 +147,11 @@ std::shared_ptr<format::FileReader> open_single_file(const std::string& path, co
                                                      bool fragments_given) {
   if (!store.remote() && store.is_directory(path))
     throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
+  if (path.size() > 9 && path.compare(path.size() - 9, 9, ".manifest") == 0) {
+    const size_t at = path.rfind("/_versions/");
+    throw_usage("{} is a dataset manifest, not a data file: give the dataset directory{}", io::display_location(path),
+                at == std::string::npos ? std::string() : fmt::format(" ({})", io::display_location(path.substr(0, at))));
+  }
   if (version_given)
     throw_usage("{} is a single data file; a version can only be chosen for a dataset directory",
                 io::display_location(path));
