@@ -22,6 +22,7 @@
 #include "io/uri.h"
 #include "common/cancel.h"
 #include "common/error.h"
+#include "output/output_file.h"
 #include "output/sink.h"
 
 namespace {
@@ -42,7 +43,10 @@ int exit_code(lance::ErrorKind kind) {
 /// SIGINT/SIGTERM/SIGHUP: the first asks the command to stop (it unwinds, removing a
 /// temporary -o file, and exits 128 + signal); a second one ends the process at once.
 void on_stop_signal(int sig) {
-  if (lance::cancel_signal() != 0) _exit(128 + sig);
+  if (lance::cancel_signal() != 0) {
+    lance::output::remove_temporary_output();
+    _exit(128 + sig);
+  }
   lance::request_cancel(sig);
 }
 
@@ -66,6 +70,7 @@ namespace {
 int run_cli(int argc, char** argv) {
   lance::app::tune_malloc();
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe becomes EPIPE, handled as a quiet stop
+  std::signal(SIGXFSZ, SIG_IGN);  // past RLIMIT_FSIZE a write fails with EFBIG: an I/O error (exit 1)
   install_stop_handlers();
   // libprotobuf logs parse problems (e.g. invalid UTF-8) to stderr; a corrupt file is
   // reported once, as our own error line.
@@ -136,7 +141,8 @@ int run_cli(int argc, char** argv) {
   } catch (const lance::Error& e) {
     const char* internal = e.kind() == lance::ErrorKind::internal ? "internal error: " : "";
     std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
-                 lance::app::escape_controls(lance::app::name_stdin_as_dash(lance::io::redact_locations(e.what()))).c_str());
+                 lance::app::escape_controls(lance::app::name_stdin_as_dash(lance::io::redact_locations(
+                     e.context().empty() ? e.detail() : e.context() + ": " + e.detail()))).c_str());  // NULs too
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());

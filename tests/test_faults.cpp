@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,7 +117,8 @@ TEST_CASE("A full disk on -o FILE exits 1 naming the file and removes the partia
   argv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
-    signal(SIGXFSZ, SIG_IGN);  // stays ignored across exec: write fails with EFBIG instead
+    // SIGXFSZ keeps its default action (ending the process): lance-cli ignores it itself, so
+    // the write fails with EFBIG and the partial output is removed.
     rlimit rl{4096, 4096};
     setrlimit(RLIMIT_FSIZE, &rl);
     dup2(err_pipe[1], 2);
@@ -136,6 +138,15 @@ TEST_CASE("A full disk on -o FILE exits 1 naming the file and removes the partia
   CHECK(err.find(outp.string()) != std::string::npos);
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
   CHECK(fs::is_empty(dir.path()));
+}
+
+TEST_CASE("A signal while -o waits for a FIFO's reader stops with 128 + signal", "[faults][signals]") {
+  TempDir dir("fifo-wait");
+  const std::string fifo = dir.file("pipe");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const int st = status_after_signal({"scan", source_path("data/sample/products.lance"), "-o", fifo}, SIGTERM, 300, false);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 143);
 }
 
 TEST_CASE("I/O errors exit 1 naming the path", "[faults][io]") {
@@ -351,6 +362,7 @@ TEST_CASE("A dataset's data file cut short says what the manifest records; a man
 
   fs::path manifest;
   for (const auto& e : fs::directory_iterator(ds / "_versions")) manifest = e.path();
+  CHECK(run_cli({"verify", manifest.string()}).exit_code == 2);
   auto m = run_cli({"scan", manifest.string()});
   CHECK(m.exit_code == 2);
   CHECK(m.err.find("is a dataset manifest, not a data file: give the dataset directory (" + ds.string() + ")") !=

@@ -85,6 +85,21 @@ TEST_CASE("other writers: scan equals the writer's own reading", "[writers][gold
   }
 }
 
+TEST_CASE("other writers: inspect versions describes every version, with or without its transaction file",
+          "[writers][inspect]") {
+  for (const auto& e : writers_index()["datasets"]) {
+    const std::string ds = source_path("data/" + e["dataset"].get<std::string>());
+    DYNAMIC_SECTION(e["name"].get<std::string>()) {
+      auto r = run_cli({"inspect", "versions", ds, "--json"});
+      INFO(r.err);
+      REQUIRE(r.exit_code == 0);
+      const json j = json::parse(r.out);
+      REQUIRE(!j["versions"].empty());
+      for (const auto& v : j["versions"]) CHECK(!v.contains("error"));
+    }
+  }
+}
+
 TEST_CASE("other writers: take, count, head and schema", "[writers][golden][take]") {
   for (const auto& e : writers_index()["datasets"]) {
     const std::string ds = source_path("data/" + e["dataset"].get<std::string>());

@@ -142,16 +142,19 @@ bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
 
 bool is_dataset_dir(const std::string& path) { return is_dataset_dir(path, io::LocalStore()); }
 
+void check_not_manifest(const std::string& path) {
+  if (!path.ends_with(".manifest")) return;
+  const size_t at = path.rfind("/_versions/");
+  throw_usage("{} is a dataset manifest, not a data file: give the dataset directory{}", io::display_location(path),
+              at == std::string::npos ? std::string() : fmt::format(" ({})", io::display_location(path.substr(0, at))));
+}
+
 std::shared_ptr<format::FileReader> open_single_file(const std::string& path, const io::ObjectStore& store,
                                                      const read::ReaderOptions& options, bool version_given,
                                                      bool fragments_given) {
   if (!store.remote() && store.is_directory(path))
     throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
-  if (path.size() > 9 && path.compare(path.size() - 9, 9, ".manifest") == 0) {
-    const size_t at = path.rfind("/_versions/");
-    throw_usage("{} is a dataset manifest, not a data file: give the dataset directory{}", io::display_location(path),
-                at == std::string::npos ? std::string() : fmt::format(" ({})", io::display_location(path.substr(0, at))));
-  }
+  check_not_manifest(path);
   if (version_given)
     throw_usage("{} is a single data file; a version can only be chosen for a dataset directory",
                 io::display_location(path));

@@ -379,6 +379,7 @@ VerifyReport verify_path(const std::string& path, std::optional<uint64_t> versio
     return verify_dataset(path, *store, version, options);
   }
   if (version) throw_usage("--version applies to dataset directories, not to the data file {}", path);
+  check_not_manifest(path);
   return verify_file(path, *store, options);
 }
 

@@ -47,7 +47,15 @@ VersionsReport inspect_versions(const std::string& dir, const read::ReaderOption
       if (!mf.proto.writer_version().library().empty())
         e.writer = mf.proto.writer_version().library() + " " + mf.proto.writer_version().version();
       e.num_indices = dataset::parse_indices(mf).size();
-      if (auto t = dataset::read_transaction(dir, mf, store.get())) {
+      std::optional<dataset::TransactionInfo> t;
+      try {
+        t = dataset::read_transaction(dir, mf, store.get());
+      } catch (const Error& txn_err) {
+        // A transaction file that cannot be read (old writers' _transactions/ are often
+        // cleaned up) leaves the operation unknown; the version itself is still described.
+        if (txn_err.kind() != ErrorKind::io) throw;
+      }
+      if (t) {
         e.operation = t->operation;
         e.detail = t->detail;
         e.read_version = t->read_version;

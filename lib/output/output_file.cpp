@@ -4,12 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "common/cancel.h"
 #include "common/error.h"
 
 namespace lance::output {
@@ -33,7 +35,15 @@ std::string resolve_links(const std::string& path) {
   return buf;
 }
 
+/// The temporary file being written (a copy of its path that lives as long as it does), for
+/// remove_temporary_output; null when there is none.
+std::atomic<const char*> g_temp_path{nullptr};
+
 }  // namespace
+
+void remove_temporary_output() noexcept {
+  if (const char* p = g_temp_path.exchange(nullptr)) ::unlink(p);
+}
 
 OutputFile::OutputFile(const std::string& path) {
   if (path.empty() || path == "-") return;
@@ -47,7 +57,9 @@ OutputFile::OutputFile(const std::string& path) {
   std::string target = special ? std::string() : resolve_links(path);
   if ((exists && !S_ISREG(st.st_mode)) || target.empty()) {
     // A device, FIFO or socket (or a link to a file not yet there): write to it in place.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = -1;
+    while ((fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 && errno == EINTR)
+      check_cancelled();  // a FIFO without a reader blocks here until a signal
     if (fd < 0) throw_io("{}: cannot open the output file: {}", path, std::strerror(errno));
     fd_ = fd;
     return;
@@ -61,6 +73,7 @@ OutputFile::OutputFile(const std::string& path) {
   if (fd < 0) throw_io("{}: cannot create the output file: {}", path, std::strerror(errno));
   fd_ = fd;
   temp_path_ = buf.data();
+  g_temp_path.store(temp_path_.c_str());
   target_ = target;
   // mkstemp creates 0600; keep an existing file's mode, else the one open(O_CREAT, 0666) gives.
   mode_t mode = 0;
@@ -77,7 +90,10 @@ OutputFile::OutputFile(const std::string& path) {
 OutputFile::~OutputFile() {
   if (path_.empty()) return;
   if (fd_ >= 0) ::close(fd_);
-  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  if (!temp_path_.empty()) {
+    g_temp_path.store(nullptr);
+    ::unlink(temp_path_.c_str());
+  }
 }
 
 void OutputFile::commit() {
@@ -86,6 +102,7 @@ void OutputFile::commit() {
   fd_ = -1;
   if (::close(fd) != 0) throw_io("{}: cannot write the output file: {}", path_, std::strerror(errno));
   if (temp_path_.empty()) return;
+  g_temp_path.store(nullptr);  // from here on the file is the output, not a leftover
   if (::rename(temp_path_.c_str(), target_.c_str()) != 0)
     throw_io("{}: cannot write the output file: {}", path_, std::strerror(errno));
   temp_path_.clear();

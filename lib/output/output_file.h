@@ -17,6 +17,10 @@ namespace lance::output {
 ///
 /// Usage: `OutputFile f(path); OutputSink sink(f.fd()); ...; sink.flush(); f.commit();`
 /// Without `commit()` the destructor removes the temporary file.
+/// Async-signal-safe: removes the temporary file of the OutputFile being written, if any. For
+/// a signal handler about to `_exit` (a second SIGINT), so no partial output is left behind.
+void remove_temporary_output() noexcept;
+
 class OutputFile {
  public:
   /// `path` empty or "-": standard output. Throws Error(usage) when FILE is a directory,
