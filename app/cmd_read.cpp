@@ -225,8 +225,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       out.writer->begin(reader->fields());
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", one_window ? rows.size() : 0);
       uint64_t rows_out = 0;
-      do {
-        check_rows(rows);
+      auto take_window = [&] {
         check_cancelled();
         reader->take_batches(rows, args->batch_size, [&](RecordBatch batch) {
           const auto n = static_cast<uint64_t>(batch.num_rows);
@@ -235,7 +234,12 @@ void register_take(CLI::App& app, CommandRunner& run) {
           check_cancelled();
         });
         rows_out += rows.size();
-      } while (list.next(rows, kTakeWindowRows));
+      };
+      take_window();  // the first window was checked above
+      while (list.next(rows, kTakeWindowRows)) {
+        check_rows(rows);
+        take_window();
+      }
       timed_output([&] { out.finish(); });
       progress.finish();
       stats.report(rows_out);

@@ -141,8 +141,8 @@ int run_cli(int argc, char** argv) {
   } catch (const lance::Error& e) {
     const char* internal = e.kind() == lance::ErrorKind::internal ? "internal error: " : "";
     std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
-                 lance::app::escape_controls(lance::app::name_stdin_as_dash(lance::io::redact_locations(
-                     e.context().empty() ? e.detail() : e.context() + ": " + e.detail()))).c_str());  // NULs too
+                 lance::app::escape_controls(
+                     lance::app::name_stdin_as_dash(lance::io::redact_locations(e.message()))).c_str());
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());

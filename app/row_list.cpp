@@ -86,7 +86,7 @@ void RowListParser::finish(std::deque<RowSpan>& out) {
 }
 
 RowList RowList::from_text(const std::string& text) {
-  RowList list("--rows", false, -1);
+  RowList list("--rows", false, -1, false);
   list.parser_.feed(text, list.pending_);
   list.parser_.finish(list.pending_);
   list.eof_ = true;
@@ -100,14 +100,11 @@ RowList RowList::from_file(const std::string& path) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw_io("{}: cannot open the rows file: {}", path, std::strerror(errno));
   }
-  RowList list(path == "-" ? "standard input" : path, true, fd);
-  list.name_ = path == "-" ? "standard input" : path;
-  list.owns_fd_ = path != "-";
-  return list;
+  return RowList(path == "-" ? "standard input" : path, true, fd, path != "-");
 }
 
 RowList::RowList(RowList&& o) noexcept
-    : parser_(std::move(o.parser_)), name_(std::move(o.name_)), fd_(o.fd_), owns_fd_(o.owns_fd_), eof_(o.eof_),
+    : parser_(std::move(o.parser_)), fd_(o.fd_), owns_fd_(o.owns_fd_), eof_(o.eof_),
       pending_(std::move(o.pending_)), pending_rows_(o.pending_rows_) {
   o.fd_ = -1;
   o.owns_fd_ = false;
@@ -117,7 +114,6 @@ RowList& RowList::operator=(RowList&& o) noexcept {
   if (this != &o) {
     if (owns_fd_) ::close(fd_);
     parser_ = std::move(o.parser_);
-    name_ = std::move(o.name_);
     fd_ = o.fd_;
     owns_fd_ = o.owns_fd_;
     eof_ = o.eof_;
@@ -140,7 +136,7 @@ void RowList::fill(uint64_t want) {
     const ssize_t n = ::read(fd_, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw_io("{}: cannot read the rows file: {}", name_, std::strerror(errno));
+      throw_io("{}: cannot read the rows file: {}", parser_.source(), std::strerror(errno));
     }
     const size_t before = pending_.size();
     if (n == 0) {

@@ -36,6 +36,8 @@ class RowListParser {
   void feed(std::string_view chunk, std::deque<RowSpan>& out);
   /// Parses the last item, if any.
   void finish(std::deque<RowSpan>& out);
+  /// "--rows", the rows file, or "standard input".
+  const std::string& source() const { return source_; }
 
  private:
   void item(std::string_view text, std::deque<RowSpan>& out);
@@ -72,12 +74,12 @@ class RowList {
   std::optional<uint64_t> max_row() const;
 
  private:
-  RowList(std::string source, bool is_file, int fd) : parser_(std::move(source), is_file), fd_(fd) {}
+  RowList(std::string source, bool is_file, int fd, bool owns_fd)
+      : parser_(std::move(source), is_file), fd_(fd), owns_fd_(owns_fd) {}
   /// Reads until at least `want` rows are pending or the input ends.
   void fill(uint64_t want);
 
   RowListParser parser_;
-  std::string name_;      ///< the rows file, for read errors
   int fd_ = -1;           ///< input being read; -1 when none (text, or at its end)
   bool owns_fd_ = false;
   bool eof_ = false;

@@ -334,7 +334,7 @@ TEST_CASE("SIGTERM and SIGHUP stop a take reading an endless rows stream", "[fau
 
 TEST_CASE("A file shorter than a footer is corrupt (4), whatever version its last bytes spell", "[faults][corrupt]") {
   TempDir dir("tiny");
-  for (const std::string bytes : {std::string("garbageLANC"), std::string("\x02\x00\x09\x00LANC", 8), std::string(35, 'x') + "LANC"}) {
+  for (const std::string& bytes : {std::string("garbageLANC"), std::string("\x02\x00\x09\x00LANC", 8), std::string(35, 'x') + "LANC"}) {
     const std::string p = dir.file("tiny.lance");
     write_file(p, bytes);
     auto r = run_cli({"scan", p});

@@ -46,6 +46,8 @@ class Error : public std::exception {
   const std::string& detail() const noexcept { return detail_; }
   const std::string& context() const noexcept { return context_; }
   const char* what() const noexcept override { return message_.c_str(); }
+  /// The same text as `what()`, whole even when it holds a NUL byte (e.g. from a rows file).
+  const std::string& message() const noexcept { return message_; }
 
   /// Prepends one context item (e.g. "column 'price'", "page 3").
   Error& with_context(std::string_view item) {

@@ -142,7 +142,9 @@ bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
 
 bool is_dataset_dir(const std::string& path) { return is_dataset_dir(path, io::LocalStore()); }
 
-void check_not_manifest(const std::string& path) {
+void check_data_file_path(const std::string& path, const io::ObjectStore& store) {
+  if (!store.remote() && store.is_directory(path))
+    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
   if (!path.ends_with(".manifest")) return;
   const size_t at = path.rfind("/_versions/");
   throw_usage("{} is a dataset manifest, not a data file: give the dataset directory{}", io::display_location(path),
@@ -152,9 +154,7 @@ void check_not_manifest(const std::string& path) {
 std::shared_ptr<format::FileReader> open_single_file(const std::string& path, const io::ObjectStore& store,
                                                      const read::ReaderOptions& options, bool version_given,
                                                      bool fragments_given) {
-  if (!store.remote() && store.is_directory(path))
-    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
-  check_not_manifest(path);
+  check_data_file_path(path, store);
   if (version_given)
     throw_usage("{} is a single data file; a version can only be chosen for a dataset directory",
                 io::display_location(path));

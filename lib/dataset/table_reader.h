@@ -124,9 +124,10 @@ bool is_dataset_dir(const std::string& path);
 /// Opens `path` as a single data file of `store` with `options` (its I/O settings tuned by
 /// the store). Throws Error(usage) for a directory that is not a dataset, and when
 /// `version_given` or `fragments_given` (those need a dataset).
-/// Throws a usage error when `path` names a `.manifest` (a dataset version's manifest given
-/// where a data file or dataset directory belongs), naming the dataset directory.
-void check_not_manifest(const std::string& path);
+/// Throws a usage error when `path`, given where a data file belongs (it is not a dataset
+/// directory), is a local directory, or a `.manifest` (a dataset version's manifest; the
+/// error names the dataset directory).
+void check_data_file_path(const std::string& path, const io::ObjectStore& store);
 
 std::shared_ptr<format::FileReader> open_single_file(const std::string& path, const io::ObjectStore& store,
                                                      const read::ReaderOptions& options, bool version_given,

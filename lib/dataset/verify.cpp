@@ -373,13 +373,9 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
 
 VerifyReport verify_path(const std::string& path, std::optional<uint64_t> version, const VerifyOptions& options) {
   const auto store = io::store_for(path, options.reader.storage);
-  if (store->remote() ? is_dataset_dir(path, *store) : store->is_directory(path)) {
-    if (!store->remote() && !is_dataset_dir(path, *store))
-      throw_usage("{} is a directory but not a Lance dataset (it has no _versions/)", path);
-    return verify_dataset(path, *store, version, options);
-  }
+  if (is_dataset_dir(path, *store)) return verify_dataset(path, *store, version, options);
+  check_data_file_path(path, *store);
   if (version) throw_usage("--version applies to dataset directories, not to the data file {}", path);
-  check_not_manifest(path);
   return verify_file(path, *store, options);
 }
 

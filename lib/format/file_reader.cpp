@@ -43,24 +43,21 @@ Footer parse_footer(ByteView b, const std::string& path) {
   Footer f;
   // Shorter than a footer: no version's file, whatever its last bytes say.
   check_corrupt(b.size() >= kFooterSize, "file of {} bytes is too small for a Lance footer", b.size());
+  ByteView t = b.slice(b.size() - kFooterSize);
+  f.version.major = t.read<uint16_t>(32);
+  f.version.minor = t.read<uint16_t>(34);
   // A version this build does not read is "unsupported" whatever else the footer says, so
   // it is checked before anything that could call the file corrupt. (v1 files, which end
   // in a 16-byte tail, are told apart before this is called.)
-  {
-    const uint16_t major = b.read<uint16_t>(b.size() - 8), minor = b.read<uint16_t>(b.size() - 6);
-    const FileVersion v{major, minor};
-    if (!(v.is_legacy_v2_0() || (major == 2 && minor >= 1 && minor <= 3)))
-      throw_unsupported("Lance file format version {}.{} is not supported (this build reads the legacy v1 format "
-                        "0.1/0.2 and 2.0 to 2.3)", major, minor);
-  }
-  ByteView t = b.slice(b.size() - kFooterSize);
+  const FileVersion& v = f.version;
+  if (!(v.is_legacy_v2_0() || (v.major == 2 && v.minor >= 1 && v.minor <= 3)))
+    throw_unsupported("Lance file format version {}.{} is not supported (this build reads the legacy v1 format "
+                      "0.1/0.2 and 2.0 to 2.3)", v.major, v.minor);
   f.column_meta_start = t.read<uint64_t>(0);
   f.column_meta_offsets_start = t.read<uint64_t>(8);
   f.global_buff_offsets_start = t.read<uint64_t>(16);
   f.num_global_buffers = t.read<uint32_t>(24);
   f.num_columns = t.read<uint32_t>(28);
-  f.version.major = t.read<uint16_t>(32);
-  f.version.minor = t.read<uint16_t>(34);
   return f;
 }
 
