@@ -23,7 +23,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
   auto json = std::make_shared<bool>(false);
   auto fragments = std::make_shared<std::optional<std::string>>();
   cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (deleted rows are not counted)")
-      ->required();
+      ->transform(path_argument())->required();
   cmd->add_option("--version", *version, "Dataset version to count (default: the latest)")->transform(version_number());
   cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments, version (null for a data file)");
   add_fragments_option(cmd, *fragments, "counts their visible rows only");

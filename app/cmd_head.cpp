@@ -55,7 +55,7 @@ std::unique_ptr<BatchWriter> head_writer(const std::string& format, OutputSink& 
 void register_head(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("head", "Show the first rows: a table on a terminal, JSONL when piped");
   auto a = std::make_shared<HeadArgs>();
-  cmd->add_option("path", a->path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->required();
+  cmd->add_option("path", a->path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->transform(path_argument())->required();
   cmd->add_option("-n,--limit", a->limit, "Number of rows")->capture_default_str()->transform(decimal_number());
   cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("-f,--format", a->format,

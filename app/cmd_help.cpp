@@ -11,7 +11,7 @@ namespace lance::app {
 
 namespace {
 
-/// Names of the subcommands of `app` (except `help` itself), comma-separated.
+/// Names of the subcommands of `app` (except `help` itself), comma-separated; empty when it has none.
 std::string command_names(CLI::App& app) {
   std::string names;
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
@@ -39,8 +39,10 @@ void register_help(CLI::App& app, CommandRunner& run) {
           next = target->get_subcommand(name);
         } catch (const CLI::OptionNotFound&) {
         }
-        if (next == nullptr || name == "help")
-          throw_usage("help: {} has no command '{}' (commands: {})", path, name, command_names(*target));
+        const std::string names_here = command_names(*target);
+        if (next == nullptr && names_here.empty())
+          throw_usage("help: {} has no subcommands, so '{}' names nothing (see {} --help)", path, name, path);
+        if (next == nullptr) throw_usage("help: {} has no command '{}' (commands: {})", path, name, names_here);
         target = next;
         path += " " + name;
       }

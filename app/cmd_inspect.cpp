@@ -35,7 +35,7 @@ struct InspectArgs {
 };
 
 void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
-  cmd->add_option("path", a.path, path_help)->required();
+  cmd->add_option("path", a.path, path_help)->transform(path_argument())->required();
   cmd->add_flag("--json", a.json, "One JSON document instead of text (fields in the README)");
   cmd->add_flag("-b,--bytes", a.exact_bytes, "Exact byte counts instead of KiB/MiB");
   add_storage_option(cmd);

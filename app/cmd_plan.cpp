@@ -79,7 +79,7 @@ std::string plan_text(const dataset::Dataset& ds, const std::vector<dataset::Sha
 void register_plan(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("plan", "Split a dataset version into byte-balanced shards of fragments for parallel scans");
   auto a = std::make_shared<PlanArgs>();
-  cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")->required();
+  cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")->transform(path_argument())->required();
   add_storage_option(cmd);
   cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)")->transform(version_number());
   auto* count_opt = cmd->add_option("--shards", a->shards,

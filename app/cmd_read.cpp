@@ -133,7 +133,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   auto offset = std::make_shared<int64_t>(0);
   auto version = std::make_shared<int64_t>(-1);
   auto fragments = std::make_shared<std::optional<std::string>>();
-  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->required();
+  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->transform(path_argument())->required();
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "--offset and --limit count their visible rows");
@@ -186,7 +186,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
   auto rows_file = std::make_shared<std::string>();
   auto version = std::make_shared<int64_t>(-1);
   auto fragments = std::make_shared<std::optional<std::string>>();
-  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (rows count visible rows in scan order)")->required();
+  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (rows count visible rows in scan order)")->transform(path_argument())->required();
   auto* rows_opt = cmd->add_option("--rows", *rows_text, "Row numbers and inclusive ranges, e.g. 0,17,100-199");
   auto* file_opt = cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
   rows_opt->excludes(file_opt);

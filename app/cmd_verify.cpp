@@ -95,7 +95,7 @@ void register_verify(CLI::App& app, CommandRunner& run) {
   auto path = std::make_shared<std::string>();
   auto version = std::make_shared<std::optional<uint64_t>>();
   auto json = std::make_shared<bool>(false);
-  cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")->required();
+  cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")->transform(path_argument())->required();
   add_storage_option(cmd);
   cmd->add_option("--version", *version, "Dataset version to check (default: the latest)")->transform(version_number());
   cmd->add_flag("--json", *json, "One JSON object: counts and every problem (kind, file, column, page, rows, error)");

@@ -10,6 +10,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/error.h"
+#include "io/uri.h"
+
 namespace lance::app {
 
 struct CommandRunner {
@@ -44,6 +47,22 @@ inline CLI::Validator decimal_number() {
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
           return "takes a decimal number, got '" + s + "'";
         strip_leading_zeros(s);
+        return "";
+      },
+      "");
+  return v;
+}
+
+/// The transform of every PATH argument: a `file://` URI becomes the local path it names
+/// (io::local_path_of_file_uri); other paths and URIs pass unchanged. No description.
+inline CLI::Validator path_argument() {
+  CLI::Validator v(
+      [](std::string& s) -> std::string {
+        try {
+          s = io::local_path_of_file_uri(s);
+        } catch (const Error& e) {
+          return e.message();
+        }
         return "";
       },
       "");

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "app/commands.h"
 #include "app/global_options.h"
 #include "app/malloc_tuning.h"
+#include "app/storage_config.h"
 #include "app/stdin_input.h"
 #include "app/terminal.h"
 #include "io/uri.h"
@@ -124,6 +126,18 @@ int run_cli(int argc, char** argv) {
         if (!sub->get_name().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
       what = fmt::format("unknown command '{}' (commands: {})", app.remaining().front(), names);
     }
+    // Storage options belong to the commands; given before one, CLI11 quotes them back.
+    for (int i = 1; i < argc; ++i) {
+      bool is_command = false;
+      for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        is_command = is_command || sub->get_name() == argv[i];
+      if (is_command) break;
+      if (std::string_view(argv[i]).substr(0, 16) == "--storage-option") {
+        what += " (--storage-option goes after the command: lance-cli scan PATH --storage-option KEY=VALUE)";
+        break;
+      }
+    }
+    what = lance::app::redact_storage_option_secrets(std::move(what), argc, argv);
     std::fprintf(stderr, "%s %s (see %s --help)\n", lance::app::error_prefix().c_str(),
                  lance::app::escape_controls(what).c_str(), where.c_str());
     return 2;

@@ -1,8 +1,10 @@
 #include "app/storage_config.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <string_view>
 
 #include "common/error.h"
 
@@ -61,7 +63,8 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
   auto get = [&](const char* name) { auto v = env(name); return v && !v->empty() ? v : std::nullopt; };
 
   // 1. The profile.
-  const auto explicit_profile = get("AWS_PROFILE");
+  // AWS_PROFILE, else the older AWS_DEFAULT_PROFILE (AWS CLI v1, still honoured by v2 and botocore).
+  const auto explicit_profile = get("AWS_PROFILE") ? get("AWS_PROFILE") : get("AWS_DEFAULT_PROFILE");
   const std::string profile = explicit_profile.value_or("default");
   const auto home = get("HOME");
   const std::string cred_file = get("AWS_SHARED_CREDENTIALS_FILE").value_or(home ? *home + "/.aws/credentials" : "");
@@ -70,7 +73,7 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
                                     : read_section(config_file, profile == "default" ? "default" : "profile " + profile);
   auto creds = cred_file.empty() ? std::nullopt : read_section(cred_file, profile);
   if (explicit_profile && !config && !creds)
-    throw_usage("AWS_PROFILE={}: no such profile in {} or {}", profile,
+    throw_usage("{}={}: no such profile in {} or {}", get("AWS_PROFILE") ? "AWS_PROFILE" : "AWS_DEFAULT_PROFILE", profile,
                 cred_file.empty() ? "(no credentials file: HOME and AWS_SHARED_CREDENTIALS_FILE unset)" : cred_file,
                 config_file.empty() ? "(no config file: HOME and AWS_CONFIG_FILE unset)" : config_file);
   for (const auto* section : {&config, &creds}) {
@@ -116,6 +119,35 @@ io::StorageOptions storage_options_from_environment() {
     return v ? std::optional<std::string>(v) : std::nullopt;
   };
   return storage_options_from(env, given_options());
+}
+
+}  // namespace lance::app
+
+namespace lance::app {
+
+namespace {
+bool names_secret(std::string key) {
+  for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* word : {"secret", "token", "key", "password", "sas", "connection_string"})
+    if (key.find(word) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+std::string redact_storage_option_secrets(std::string text, int argc, const char* const* argv) {
+  static constexpr std::string_view kFlag = "--storage-option";
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::string_view kv;
+    if (arg == kFlag && i + 1 < argc) kv = argv[i + 1];
+    else if (arg.size() > kFlag.size() && arg.substr(0, kFlag.size()) == kFlag && arg[kFlag.size()] == '=')
+      kv = arg.substr(kFlag.size() + 1);
+    const auto eq = kv.find('=');
+    if (eq == std::string_view::npos || eq + 1 == kv.size() || !names_secret(std::string(kv.substr(0, eq)))) continue;
+    const std::string value(kv.substr(eq + 1));
+    for (auto at = text.find(value); at != std::string::npos; at = text.find(value, at + 3)) text.replace(at, value.size(), "***");
+  }
+  return text;
 }
 
 }  // namespace lance::app

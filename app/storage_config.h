@@ -2,7 +2,7 @@
 // LanceDB take them, into io::StorageOptions (the only place that reads these variables).
 //
 // Lowest to highest precedence:
-//   1. the profile (AWS_PROFILE, else "default") in ~/.aws/config and ~/.aws/credentials
+//   1. the profile (AWS_PROFILE, else AWS_DEFAULT_PROFILE, else "default") in ~/.aws/config and ~/.aws/credentials
 //      (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE): aws_access_key_id, aws_secret_access_key,
 //      aws_session_token, region, endpoint_url;
 //   2. AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION / AWS_DEFAULT_REGION,
@@ -35,5 +35,15 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
 /// After parsing: the options from the real environment, the profile files and the
 /// --storage-option values given (what app::reader_options() puts in ReaderOptions::storage).
 io::StorageOptions storage_options_from_environment();
+
+}  // namespace lance::app
+
+namespace lance::app {
+
+/// `text` with the value of every secret `--storage-option KEY=VALUE` of `argv` (keys naming a
+/// secret, token, key, password, SAS or connection string) replaced by "***": for messages that
+/// quote the command line, such as CLI11's parse errors. Both `--storage-option K=V` and
+/// `--storage-option=K=V` are recognised.
+std::string redact_storage_option_secrets(std::string text, int argc, const char* const* argv);
 
 }  // namespace lance::app

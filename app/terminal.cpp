@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -68,12 +70,50 @@ std::string paint(std::string_view text, std::string_view sgr, bool color) {
 
 std::string error_prefix() { return paint("lance-cli:", "1;31", use_color(STDERR_FILENO)); }
 
+namespace {
+/// Length of the well-formed UTF-8 sequence starting at text[i] (RFC 3629: no overlong forms,
+/// no surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
+size_t utf8_sequence_length(std::string_view text, size_t i, uint32_t& code_point) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  size_t n;
+  uint32_t cp, min;
+  if (lead >= 0xc2 && lead <= 0xdf) n = 2, cp = lead & 0x1f, min = 0x80;
+  else if (lead >= 0xe0 && lead <= 0xef) n = 3, cp = lead & 0x0f, min = 0x800;
+  else if (lead >= 0xf0 && lead <= 0xf4) n = 4, cp = lead & 0x07, min = 0x10000;
+  else return 0;
+  if (i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  code_point = cp;
+  return n;
+}
+}  // namespace
+
 std::string escape_controls(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (unsigned char c : text) {
-    if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += static_cast<char>(c);
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    uint32_t cp = 0;
+    const size_t n = c < 0x80 ? 0 : utf8_sequence_length(text, i, cp);
+    if (n > 0 && cp >= 0xa0) {  // a printable character beyond ASCII: kept
+      out.append(text.substr(i, n));
+      i += n;
+      continue;
+    }
+    // A C0/C1 control, DEL, or a byte that is not part of well-formed UTF-8: escaped byte by byte.
+    for (size_t k = 0; k < std::max<size_t>(n, 1); ++k)
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i + k]));
+    i += std::max<size_t>(n, 1);
   }
   return out;
 }

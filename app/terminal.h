@@ -35,9 +35,10 @@ std::string paint(std::string_view text, std::string_view sgr, bool color);
 /// "lance-cli:" as error messages on stderr begin, bold red when stderr gets colour.
 std::string error_prefix();
 
-/// `text` with control characters (bytes below 0x20 and 0x7f, e.g. a newline or an ANSI
-/// escape in a file name or rows file) written as \xNN, so an error stays one line and
-/// cannot drive the terminal.
+/// `text` with control characters (bytes below 0x20, 0x7f and the C1 controls U+0080-U+009F,
+/// e.g. a newline or an ANSI escape in a file name or rows file) and every byte that is not
+/// part of well-formed UTF-8 (e.g. a Latin-1 file name) written as \xNN, so an error stays one
+/// line, cannot drive the terminal and is valid UTF-8. Other characters are kept.
 std::string escape_controls(std::string_view text);
 
 }  // namespace lance::app

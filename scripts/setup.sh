@@ -11,7 +11,11 @@ PACKAGES=(cmake g++ make pkg-config ccache libcli11-dev libfmt-dev libspdlog-dev
           libboost-dev catch2 nlohmann-json3-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler
           libroaring-dev python3-distributed parallel jq
           libcurl4-openssl-dev  # S3 and HTTP(S) reads (lib/io/http_client.cpp)
-          radosgw ceph-mon ceph-osd uuid-runtime curl)  # the S3 tests' Ceph RGW (scripts/rgw-up.sh)
+          radosgw ceph-mon ceph-osd uuid-runtime curl  # the S3 tests' Ceph RGW (scripts/rgw-up.sh)
+          bsdutils)  # script(1): the pseudo-terminal tests
+# Node.js (>= 18: @lancedb/lancedb 0.31) for the tests that read through LanceDB and arrow-js;
+# Debian's nodejs and npm unless a node is already on PATH.
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -23,14 +27,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Node deps (apache-arrow, @lancedb/lancedb) for the arrow-js check of `-f arrow` and for
-# regenerating fixtures; the test is skipped without them.
-if command -v npm >/dev/null 2>&1; then
+# Node deps (apache-arrow, @lancedb/lancedb, exact versions from the lock file) for the arrow-js
+# check of `-f arrow`, the live-writer test and regenerating fixtures. Under CI=true their tests
+# fail without them.
+if [ ! -d scripts/node_modules/@lancedb/lancedb ] || [ scripts/package-lock.json -nt scripts/node_modules ]; then
   (cd scripts && npm ci --no-audit --no-fund)
 fi
 
 # ccache: a rebuild (CI on a machine that built before, a second build dir) recompiles only
 # what changed.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLANCE_CLI_WERROR="${LANCE_CLI_WERROR:-OFF}" \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target lance-cli  # the tests are built by scripts/test.sh

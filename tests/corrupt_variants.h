@@ -6,9 +6,18 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lance::testing {
+
+/// A seed from a name that is the same with every compiler and standard library (64-bit
+/// FNV-1a; std::hash is not specified), so a failing variant can be reproduced anywhere.
+constexpr uint64_t stable_seed(std::string_view name) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return h;
+}
 
 /// One region of a Lance file, e.g. "column 3 metadata" or "column 0 page 1 buffer 0".
 struct FileRegion {

@@ -3,14 +3,15 @@
 # dataset with several fragments and deletion files; the parts, concatenated in shard order,
 # must equal one full `lance-cli scan` and Lance's own reading (data/golden).
 # Usage: tests/dask_scan_example.sh LANCE_CLI   (run from the source directory)
-# Exit 77 (skipped) when no python3 with dask.distributed is found.
+# Skipped (77), or failed under CI=true, when no python3 with dask.distributed is found.
 set -eu
+. tests/missing_component.sh
 cli=$1
 py=
 for c in /usr/bin/python3 python3; do
   if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import distributed' >/dev/null 2>&1; then py=$c; break; fi
 done
-[ -n "$py" ] || { echo "skipped: no python3 with dask.distributed (Debian: python3-distributed)"; exit 77; }
+[ -n "$py" ] || missing_component "no python3 with dask.distributed (Debian: python3-distributed)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 limit="timeout -k 5 120"   # a stuck cluster fails the test instead of hanging it

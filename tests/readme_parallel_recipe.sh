@@ -4,11 +4,12 @@
 # multi-fragment dataset with deletions and lance-cli on PATH, and checks that its all.jsonl
 # equals one full scan and Lance's own reading (data/golden).
 # Usage: tests/readme_parallel_recipe.sh LANCE_CLI   (run from the source directory)
-# Exit 77 (skipped) when parallel or jq is missing.
+# Skipped (77), or failed under CI=true, when parallel or jq is missing.
 set -eu
+. tests/missing_component.sh
 cli=$1
 for tool in parallel jq; do
-  command -v $tool >/dev/null 2>&1 || { echo "skipped: $tool not installed (Debian: apt-get install parallel jq)"; exit 77; }
+  command -v $tool >/dev/null 2>&1 || missing_component "$tool not installed (Debian: apt-get install parallel jq)"
 done
 src=$(pwd)
 tmp=$(mktemp -d)

@@ -3,6 +3,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,8 +14,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "missing_component.h"
 #include "cli_env.h"
 #include "cli_runner.h"
+#include "../app/storage_config.h"
 #include "fixtures.h"
 #include "dataset/row_count.h"
 #include "format/file_reader.h"
@@ -214,7 +219,7 @@ TEST_CASE("columns option: -c takes one comma-separated list per flag: it never 
 
 // ---------------------------------------------------------------- head
 
-TEST_CASE("head: JSONL of the first 10 rows when piped; -n, -c, -f", "[cli][head]") {
+TEST_CASE("head: JSONL of the first 10 rows when piped - -n, -c, -f", "[cli][head]") {
   auto h = run_cli({"head", sample()});
   INFO(h.err);
   REQUIRE(h.exit_code == 0);
@@ -263,8 +268,7 @@ TEST_CASE("table cells: control characters escaped, long values cut with an elli
 
 TEST_CASE("head on a terminal prints a table, with colour unless NO_COLOR", "[cli][head][pty]") {
   if (!have_script()) {
-    WARN("util-linux script is not installed: skipped");
-    return;
+    LANCE_MISSING_COMPONENT("util-linux script is not installed");
   }
   auto r = run_in_pty("COLUMNS=80 NO_COLOR= LANCE_CLI head " + shell_quote(sample()) + " -n 2 -c id,name");
   INFO(r.tty);
@@ -388,10 +392,9 @@ TEST_CASE("progress: never when stderr is not a terminal", "[cli][progress]") {
   CHECK(!contains(r.out, "\r"));
 }
 
-TEST_CASE("progress: a line on a terminal's stderr, erased at the end; -q turns it off", "[cli][progress][pty]") {
+TEST_CASE("progress: a line on a terminal's stderr, erased at the end - -q turns it off", "[cli][progress][pty]") {
   if (!have_script()) {
-    WARN("util-linux script is not installed: skipped");
-    return;
+    LANCE_MISSING_COMPONENT("util-linux script is not installed");
   }
   TempDir dir("progress");
   const std::string out = dir.file("out.jsonl");
@@ -431,8 +434,7 @@ TEST_CASE("progress: a line on a terminal's stderr, erased at the end; -q turns 
 
 TEST_CASE("progress: redrawn while a long scan runs", "[cli][progress][pty]") {
   if (!have_script()) {
-    WARN("util-linux script is not installed: skipped");
-    return;
+    LANCE_MISSING_COMPONENT("util-linux script is not installed");
   }
   // A take held for over a second, however fast the machine: its rows (several MiB of CSV) go
   // to a pipe whose reader sleeps 1.2 s first, so the writer blocks once the pipe and the
@@ -521,4 +523,87 @@ TEST_CASE("a negative row or fragment id is named in the message", "[cli]") {
   auto frags = run_cli({"scan", ds, "--fragments", "-1"});
   CHECK(frags.exit_code == 2);
   CHECK_THAT(frags.err, Catch::Contains("'-1'"));
+}
+
+TEST_CASE("a storage option before the command: its secret never shows, the message says where it goes",
+          "[cli][secrets]") {
+  const std::string secret = "wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--storage-option", "aws_secret_access_key=" + secret, "scan", kSample},
+        std::vector<std::string>{"--storage-option=aws_session_token=" + secret, "head", kSample}}) {
+    auto r = run_cli(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(secret) == std::string::npos);
+    CHECK(r.err.find("after the command") != std::string::npos);
+  }
+}
+
+TEST_CASE("redact_storage_option_secrets: secret values become ***, other values stay", "[cli][secrets][unit]") {
+  const char* argv[] = {"lance-cli", "--storage-option", "aws_secret_access_key=abc123",
+                        "--storage-option=aws_region=eu-west-1", "--storage-option=azure_storage_sas_token=sv=2&sig=x"};
+  CHECK(lance::app::redact_storage_option_secrets(
+            "unexpected: aws_secret_access_key=abc123 aws_region=eu-west-1 t=sv=2&sig=x abc123", 5, argv) ==
+        "unexpected: aws_secret_access_key=*** aws_region=eu-west-1 t=*** ***");
+}
+
+TEST_CASE("PATH as a file:// URI reads the local file or dataset", "[cli][paths]") {
+  const std::string abs = std::filesystem::absolute(kSample).string();
+  auto plain = run_cli({"scan", kSample, "-n", "3", "-f", "csv"});
+  auto uri = run_cli({"scan", "file://" + abs, "-n", "3", "-f", "csv"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(uri.exit_code == 0);
+  CHECK(uri.out == plain.out);
+  CHECK(run_cli({"count", "file://localhost" + abs}).out == run_cli({"count", kSample}).out);
+  auto other_host = run_cli({"count", "file://server" + abs});
+  CHECK(other_host.exit_code == 2);
+  CHECK(other_host.err.find("file:///ABSOLUTE/PATH") != std::string::npos);
+}
+
+TEST_CASE("a path with bytes that are not UTF-8 or are C1 controls is escaped in the error", "[cli][paths]") {
+  const std::string path = "/nonexistent/caf\xc3\xa9-\xff\xfe-\xc2\x85-\xe2\x82.lance";
+  auto r = run_cli({"scan", path});
+  INFO(r.err);
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("caf\xc3\xa9-\\xff\\xfe-\\xc2\\x85-\\xe2\\x82.lance") != std::string::npos);
+  for (unsigned char c : r.err) CHECK((c != 0xff && c != 0xfe && c != 0x85));
+}
+
+namespace {
+/// A TCP port on 127.0.0.1 that accepts connections (the kernel's backlog) and never answers.
+struct SilentServer {
+  int fd = -1;
+  int port = 0;
+  SilentServer() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(fd, 64) == 0);
+    socklen_t len = sizeof a;
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    port = ntohs(a.sin_port);
+  }
+  ~SilentServer() { ::close(fd); }
+};
+}  // namespace
+
+TEST_CASE("a server that never answers: each retry is logged at -v, a long retry at the default level",
+          "[cli][retries]") {
+  SilentServer server;
+  const std::string url = "http://127.0.0.1:" + std::to_string(server.port) + "/t.lance";
+  const std::vector<std::string> opts{"--storage-option", "timeout=1s", "--storage-option", "client_retry_timeout=7s"};
+  std::vector<std::string> quiet{"count", url}, verbose{"-v", "count", url};
+  quiet.insert(quiet.end(), opts.begin(), opts.end());
+  verbose.insert(verbose.end(), opts.begin(), opts.end());
+  auto q = run_cli(quiet);
+  INFO(q.err);
+  CHECK(q.exit_code == 1);
+  CHECK(q.err.find("still retrying after") != std::string::npos);
+  CHECK(q.err.find("retry 1 in") == std::string::npos);
+  auto v = run_cli(verbose);
+  INFO(v.err);
+  CHECK(v.exit_code == 1);
+  CHECK(v.err.find("retry 1 in") != std::string::npos);
 }

@@ -74,3 +74,16 @@ TEST_CASE("help COMMAND prints that command's --help", "[cli][help]") {
   CHECK(contains(bad.err, "scna"));
   CHECK(contains(bad.err, "scan"));
 }
+
+TEST_CASE("help help describes help, and a word after a command without subcommands says so", "[cli][help]") {
+  auto self = run_cli({"help", "help"});
+  CHECK(self.exit_code == 0);
+  CHECK(self.out == run_cli({"help", "--help"}).out);
+  CHECK(contains(self.out, "lance-cli help inspect pages"));
+  auto extra = run_cli({"help", "scan", "extra"});
+  INFO(extra.err);
+  CHECK(extra.exit_code == 2);
+  CHECK(contains(extra.err, "lance-cli scan has no subcommands"));
+  CHECK(contains(extra.err, "'extra'"));
+  CHECK(!contains(extra.err, "(commands: )"));
+}

@@ -61,7 +61,7 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
     const auto regions = file_regions(src);
     const uint64_t rows = lance::format::FileReader::open(src)->num_rows();
     const int scale = sanitizer_build() ? 2 : 1;  // ASan runs are several times slower
-    auto variants = make_variants(original, regions, std::hash<std::string>{}(name), meta_flips / scale,
+    auto variants = make_variants(original, regions, stable_seed(name), meta_flips / scale,
                                   data_flips / scale);
     for (size_t i = 0; i < variants.size(); ++i) {
       if (sanitizer_build() && i % 4 >= 2 && i < 40) continue;  // half of the structural ones
@@ -127,10 +127,10 @@ TEST_CASE("A dataset with corrupt manifests, deletion files or data files ends w
     const bool data_file = t.extension() == ".lance";
     std::vector<Variant> variants;
     if (data_file) {
-      variants = make_variants(original, file_regions(t.string()), std::hash<std::string>{}(t.filename().string()),
+      variants = make_variants(original, file_regions(t.string()), stable_seed(t.filename().string()),
                                sanitizer_build() ? 3 : 6, sanitizer_build() ? 2 : 4);
     } else {
-      variants = make_blind_variants(original, std::hash<std::string>{}(t.filename().string()),
+      variants = make_blind_variants(original, stable_seed(t.filename().string()),
                                      sanitizer_build() ? 5 : 10);
     }
     for (const auto& v : variants) {

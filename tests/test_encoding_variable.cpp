@@ -97,7 +97,7 @@ TEST_CASE("Variable per-value is the identity but validates offsets", "[encoding
   REQUIRE_CORRUPT(decode_variable_per_value(variable(32), in));
 }
 
-TEST_CASE("Flat in every context; bit-packed booleans", "[encoding][flat]") {
+TEST_CASE("Flat in every context - bit-packed booleans", "[encoding][flat]") {
   Bytes data;
   for (uint32_t v = 0; v < 10; ++v) put<uint32_t>(data, v * v);
   const ByteView view(data);

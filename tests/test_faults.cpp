@@ -344,7 +344,7 @@ TEST_CASE("A file shorter than a footer is corrupt (4), whatever version its las
   }
 }
 
-TEST_CASE("A dataset's data file cut short says what the manifest records; a manifest given as PATH is a usage error",
+TEST_CASE("A dataset's data file cut short says what the manifest records - a manifest given as PATH is a usage error",
           "[faults][dataset]") {
   TempDir dir("cut");
   const fs::path ds = dir.path() / "evolution";

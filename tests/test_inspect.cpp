@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "missing_component.h"
 #include "cli_runner.h"
 #include "fixtures.h"
 
@@ -147,7 +148,7 @@ TEST_CASE("inspect pages: page row counts equal the generator's, first rows are 
   }
 }
 
-TEST_CASE("inspect pages: integer columns are mini-block; has_large_chunk is false in 2.1, true in 2.2+", "[inspect]") {
+TEST_CASE("inspect pages: integer columns are mini-block - has_large_chunk is false in 2.1, true in 2.2+", "[inspect]") {
   for (const auto& v : kVersions) {
     DYNAMIC_SECTION("ints-v" << v) {
       json p = pages_of("ints-v" + v);
@@ -441,7 +442,7 @@ TEST_CASE("inspect text output: aligned, human sizes or exact bytes, no colour w
   CHECK(tree.out.find("└─ b") != std::string::npos);
 }
 
-TEST_CASE("inspect --help shows examples; a directory or missing file is an error", "[inspect]") {
+TEST_CASE("inspect --help shows examples - a directory or missing file is an error", "[inspect]") {
   for (const char* sub : {"meta", "schema", "pages"}) {
     auto r = run_cli({"inspect", sub, "--help"});
     CHECK(r.exit_code == 0);
@@ -462,8 +463,7 @@ TEST_CASE("inspect pages on 2.0 files: the array-encoding tree and buffer roles"
   auto compression = fixture("v20_compression-v2.0");
   auto blob = fixture("v20_blob-v2.0");
   if (!lists || !compression || !blob) {
-    WARN("2.0 fixtures not generated; skipped");
-    return;
+    LANCE_MISSING_COMPONENT("2.0 fixtures not generated");
   }
   json p = run_json({"inspect", "pages", file_of(*lists), "--json"});
   // 2.0: list offsets and items are separate columns
@@ -546,8 +546,7 @@ TEST_CASE("inspect pages on forced encodings (fixtures of the encodings suite, w
 TEST_CASE("inspect meta on dataset directories: fragments, deletions, versions as Lance wrote them", "[inspect]") {
   const std::string index_path = source_path("data/datasets/index.json");
   if (!std::filesystem::exists(index_path)) {
-    WARN("dataset fixtures not generated; skipped");
-    return;
+    LANCE_MISSING_COMPONENT("dataset fixtures not generated");
   }
   const json index = json::parse(read_text(index_path));
   for (const auto& ds : index["datasets"]) {
@@ -599,8 +598,7 @@ TEST_CASE("inspect meta on dataset directories: fragments, deletions, versions a
 TEST_CASE("inspect schema shows the lance-encoding metadata the generator set", "[inspect]") {
   auto f = fixture("enc_dict-v2.2");
   if (!f) {
-    WARN("enc_dict fixture not generated; skipped");
-    return;
+    LANCE_MISSING_COMPONENT("enc_dict fixture not generated");
   }
   json s = run_json({"inspect", "schema", file_of(*f), "--json"});
   CHECK(s["fields"][1]["name"] == "s_div50");

@@ -13,6 +13,23 @@
 using namespace lance;
 using namespace lance::io;
 
+TEST_CASE("file:// URIs name local paths, and another host or a bad escape is a usage error", "[io][store]") {
+  CHECK(local_path_of_file_uri("file:///data/t.lance") == "/data/t.lance");
+  CHECK(local_path_of_file_uri("FILE://localhost/data/t.lance") == "/data/t.lance");
+  CHECK(local_path_of_file_uri("file:///a%20b/%c3%a9.lance") == "/a b/\xc3\xa9.lance");
+  CHECK(local_path_of_file_uri("/data/t.lance") == "/data/t.lance");
+  CHECK(local_path_of_file_uri("s3://b/file:///x") == "s3://b/file:///x");
+  for (const char* bad : {"file://server/share/t.lance", "file:///a%2", "file:///a%zz", "file://"}) {
+    INFO(bad);
+    try {
+      local_path_of_file_uri(bad);
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+    }
+  }
+}
+
 TEST_CASE("locations: s3://, http(s):// and local paths", "[io][store]") {
   auto s3 = parse_location("s3://bucket/db/t.lance");
   CHECK(s3.scheme == Scheme::s3);

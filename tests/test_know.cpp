@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 
+#include "missing_component.h"
 #include "cli_env.h"
 #include "cli_runner.h"
 #include "corrupt_variants.h"
@@ -17,6 +18,7 @@
 using lance::testing::read_text;
 using lance::testing::run_cli;
 using lance::testing::source_path;
+using lance::testing::stable_seed;
 using lance::testing::TempDir;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -199,7 +201,7 @@ TEST_CASE("an index of a type this reader does not know shows its type URL", "[k
   CHECK(run_cli({"verify", dir}).exit_code == 0);
 }
 
-TEST_CASE("index types come from the details type URL; an unknown one is not an error", "[know][unit]") {
+TEST_CASE("index types come from the details type URL - an unknown one is not an error", "[know][unit]") {
   using lance::dataset::index_type_name;
   CHECK(index_type_name("/lance.table.BTreeIndexDetails", {}) == "BTREE");
   CHECK(index_type_name("/LANCE.TABLE.bitmapindexdetails", {}) == "BITMAP");  // compared case-insensitively
@@ -443,8 +445,7 @@ TEST_CASE("the README's inspect versions example is the current output", "[know]
 
 TEST_CASE("verify: progress on a terminal's stderr, never on stdout", "[know][verify][pty]") {
   if (!lance::testing::have_script()) {
-    WARN("util-linux script is not installed: skipped");
-    return;
+    LANCE_MISSING_COMPONENT("util-linux script is not installed");
   }
   TempDir tmp("verify-progress");
   const std::string out = tmp.file("out.txt");
@@ -470,7 +471,7 @@ TEST_CASE("verify on hostile variants of data files: a typed exit, and never 'ok
   for (const std::string& name : std::vector<std::string>{"multipage-v2.1.lance", "nested_structs-v2.2.lance", "v20_ints-v2.0.lance"}) {
     const std::string src = source_path("data/fixtures/" + name);
     const std::string original = read_text(src);
-    const auto variants = make_variants(original, file_regions(src), std::hash<std::string>{}(name), 6, 6);
+    const auto variants = make_variants(original, file_regions(src), stable_seed(name), 6, 6);
     for (size_t i = 0; i < variants.size(); i += lance::testing::sanitizer_build() ? 3 : 1) {
       const std::string p = tmp.file("v" + std::to_string(i) + "-" + name);
       write_bytes(p, variants[i].bytes);
@@ -507,7 +508,7 @@ TEST_CASE("hostile manifests and transaction files: inspect meta, inspect versio
   int runs = 0;
   for (const auto& t : targets) {
     const std::string original = read_text(t.string());
-    for (const auto& v : lance::testing::make_blind_variants(original, std::hash<std::string>{}(t.filename().string()),
+    for (const auto& v : lance::testing::make_blind_variants(original, stable_seed(t.filename().string()),
                                                              lance::testing::sanitizer_build() ? 6 : 12)) {
       write_bytes(t.string(), v.bytes);
       INFO(t.filename().string() << ": " << v.name);

@@ -2,10 +2,16 @@
 // defaults as README's "Tuning" table documents them).
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "../app/reader_options_env.h"
+#include "../app/storage_config.h"
 #include "common/error.h"
 
 namespace {
@@ -70,4 +76,36 @@ TEST_CASE("reader options: a malformed value is a usage error naming the variabl
       CHECK(std::string(e.what()).find(name) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("storage options: AWS_DEFAULT_PROFILE picks the profile when AWS_PROFILE is unset", "[options][aws]") {
+  const std::string dir = std::filesystem::temp_directory_path() / ("lance-profiles-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir + "/credentials");
+    f << "[default]\naws_access_key_id = K0\naws_secret_access_key = S0\n"
+         "[legacy]\naws_access_key_id = K1\naws_secret_access_key = S1\n"
+         "[modern]\naws_access_key_id = K2\naws_secret_access_key = S2\n";
+  }
+  auto with = [&](std::map<std::string, std::string> vars) {
+    vars["AWS_SHARED_CREDENTIALS_FILE"] = dir + "/credentials";
+    vars["AWS_CONFIG_FILE"] = dir + "/config-none";
+    return lance::app::storage_options_from(
+        [vars](const std::string& k) -> std::optional<std::string> {
+          auto it = vars.find(k);
+          return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+        },
+        {});
+  };
+  CHECK(with({}).access_key_id == "K0");
+  CHECK(with({{"AWS_DEFAULT_PROFILE", "legacy"}}).access_key_id == "K1");
+  CHECK(with({{"AWS_DEFAULT_PROFILE", "legacy"}, {"AWS_PROFILE", "modern"}}).access_key_id == "K2");
+  try {
+    with({{"AWS_DEFAULT_PROFILE", "nosuch"}});
+    FAIL("no error");
+  } catch (const lance::Error& e) {
+    CHECK(e.kind() == lance::ErrorKind::usage);
+    CHECK(std::string(e.what()).find("AWS_DEFAULT_PROFILE=nosuch") != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
 }

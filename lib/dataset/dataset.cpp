@@ -105,7 +105,7 @@ std::string Dataset::data_file_path(const DataFileRef& file) const {
 
 std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& file) const {
   const std::string path = data_file_path(file);
-  return with_missing_file_hint(path, *store_, version(), "data file", [&] {
+  return with_missing_file_hint(dir_, path, *store_, version(), "data file", [&] {
     auto opened = store_->open(path);
     try {
       return format::FileReader::open(opened, options_.io, options_.stats);
@@ -125,7 +125,8 @@ std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& f
 DeletionVector Dataset::deletion_vector(size_t index) const {
   const Fragment& f = manifest_.fragments.at(index);
   if (!f.deletion) return {};
-  return with_missing_file_hint(io::join_path(dir_, f.deletion->relative_path(f.id)), *store_, version(), "deletion file",
+  return with_missing_file_hint(dir_, io::join_path(dir_, f.deletion->relative_path(f.id)), *store_, version(),
+                                "deletion file",
                                 [&] { return read_deletion_file(dir_, f, store_.get()); });
 }
 

@@ -18,11 +18,24 @@ bool file_is_gone(const std::string& path, const io::ObjectStore& store) {
   return st.type() == std::filesystem::file_type::not_found;
 }
 
-Error missing_file_error(const std::string& path, uint64_t version, const char* what) {
+Error missing_file_error(const std::string& path, uint64_t version, const char* what, std::optional<uint64_t> latest) {
+  if (latest && *latest <= version)
+    return Error(ErrorKind::io,
+                 fmt::format("{}: {} of dataset version {}, the latest, is missing: the dataset is damaged (a file "
+                             "removed by hand, or an incomplete copy?); `lance-cli verify` lists every missing file",
+                             path, what, version));
   return Error(ErrorKind::io,
                fmt::format("{}: {} of dataset version {} is missing (removed by a cleanup of old versions while it "
                            "was read?); read a version that still exists (--version, or the latest)",
                            path, what, version));
+}
+
+std::optional<uint64_t> latest_version_now(const std::string& dataset_dir, const io::ObjectStore& store) {
+  try {
+    return find_manifest(dataset_dir, std::nullopt, &store).version;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 Manifest read_version_manifest(const std::string& dir, const io::ObjectStore& store, std::optional<uint64_t> version,

@@ -5,7 +5,7 @@
 // Upstream: lance-format/lance rust/lance/src/dataset/cleanup.rs.
 //
 // Usage:
-//   auto file = with_missing_file_hint(path, store, version, "data file", [&] { return FileReader::open(...); });
+//   auto file = with_missing_file_hint(dir, path, store, version, "data file", [&] { return FileReader::open(...); });
 //   ManifestLocation where; Manifest m = read_version_manifest(dir, store, version, where);
 #pragma once
 
@@ -24,20 +24,28 @@ namespace lance::dataset {
 bool file_is_gone(const std::string& path, const io::ObjectStore& store);
 
 /// Error(io) for a file `what` ("data file", "deletion file") at `path` that version
-/// `version` lists but that does not exist: says so, names cleanup as the likely cause,
-/// and suggests reading another version with --version.
-Error missing_file_error(const std::string& path, uint64_t version, const char* what);
+/// `version` lists but that does not exist. When a newer version than `version` exists
+/// (`latest`, or `latest` unknown): names cleanup as the likely cause and suggests reading
+/// another version with --version. When `version` is still the latest: the dataset is
+/// damaged (no other version to suggest), and `lance-cli verify` lists what is gone.
+Error missing_file_error(const std::string& path, uint64_t version, const char* what,
+                         std::optional<uint64_t> latest = std::nullopt);
+
+/// The latest version of the dataset `dataset_dir` as listed now, or nullopt when it cannot
+/// be listed (only for messages: never throws).
+std::optional<uint64_t> latest_version_now(const std::string& dataset_dir, const io::ObjectStore& store);
 
 /// Runs `open`; an Error(io) it throws while `path` does not exist becomes
-/// missing_file_error(path, version, what). Other errors pass unchanged.
+/// missing_file_error(path, version, what, latest_version_now(dataset_dir, store)). Other
+/// errors pass unchanged.
 template <typename Fn>
-auto with_missing_file_hint(const std::string& path, const io::ObjectStore& store, uint64_t version, const char* what,
-                            Fn&& open) -> decltype(open()) {
+auto with_missing_file_hint(const std::string& dataset_dir, const std::string& path, const io::ObjectStore& store,
+                            uint64_t version, const char* what, Fn&& open) -> decltype(open()) {
   try {
     return open();
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::io || !file_is_gone(path, store)) throw;
-    throw missing_file_error(path, version, what);
+    throw missing_file_error(path, version, what, latest_version_now(dataset_dir, store));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "io/http_client.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -247,6 +248,20 @@ uint64_t jitter(uint64_t max_ms) {
 std::string HttpResponse::error_code() const { return xml_field(body, "Code"); }
 std::string HttpResponse::error_message() const { return xml_field(body, "Message"); }
 
+namespace {
+/// Past kLongRetry of retrying one request, says so once per process at the default log
+/// level (warn), so a server that never answers is not minutes of silence without -v.
+constexpr auto kLongRetry = std::chrono::seconds(5);
+void warn_long_retry(const std::string& display, const std::string& problem, Clock::duration retrying,
+                     uint64_t retry_timeout_ms) {
+  static std::atomic<bool> warned{false};
+  if (retrying < kLongRetry || warned.exchange(true)) return;
+  spdlog::warn("{}: still retrying after {:.0f} s ({}); giving up after {:.0f} s (storage options client_retry_timeout, "
+               "timeout; -v logs every retry)",
+               display, std::chrono::duration<double>(retrying).count(), problem, retry_timeout_ms / 1000.0);
+}
+}  // namespace
+
 HttpClient::HttpClient(const StorageOptions& options, bool sign, bool s3) : options_(options), sign_(sign), s3_(s3) {
   process_start();
   const std::string region = options_.region.empty() ? "us-east-1" : options_.region;
@@ -375,7 +390,8 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     const uint64_t wait = jitter(cap);
     if (attempt >= options_.max_retries || Clock::now() + std::chrono::milliseconds(wait) > retry_deadline)
       throw_io("{}: {} (gave up after {} attempt{})", req.display, last_problem, attempt + 1, attempt ? "s" : "");
-    spdlog::debug("{}: {}; retry {} in {} ms", req.display, last_problem, attempt + 1, wait);
+    spdlog::info("{}: {}; retry {} in {} ms", req.display, last_problem, attempt + 1, wait);
+    warn_long_retry(req.display, last_problem, Clock::now() - first, options_.retry_timeout_ms);
     stats.retries++;
     const auto s0 = Clock::now();
     backoff_sleep(wait);

@@ -1,6 +1,8 @@
 #include "io/uri.h"
 
+#include <cctype>
 #include <filesystem>
+#include <string_view>
 
 #include "common/error.h"
 
@@ -36,6 +38,36 @@ Location parse_location(const std::string& path) {
   }
   throw_usage("{}: unsupported location scheme '{}://' (this build reads local paths, s3:// and http(s)://)",
               display_location(path), scheme);
+}
+
+std::string local_path_of_file_uri(const std::string& path) {
+  constexpr std::string_view kScheme = "file://";
+  if (path.size() < kScheme.size()) return path;
+  for (size_t i = 0; i < kScheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(path[i])) != kScheme[i]) return path;
+  std::string rest = path.substr(kScheme.size());
+  const auto slash = rest.find('/');
+  const std::string host = rest.substr(0, slash);
+  if (slash == std::string::npos || (!host.empty() && host != "localhost"))
+    throw_usage("{}: a file:// URI names a local path: file:///ABSOLUTE/PATH (host '{}' is not this machine)",
+                path, host);
+  std::string out;
+  for (size_t i = slash; i < rest.size(); ++i) {
+    if (rest[i] != '%') {
+      out += rest[i];
+      continue;
+    }
+    auto hex = [&](size_t at) -> int {
+      if (at >= rest.size() || !std::isxdigit(static_cast<unsigned char>(rest[at]))) return -1;
+      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(rest[at])));
+      return c <= '9' ? c - '0' : c - 'a' + 10;
+    };
+    const int hi = hex(i + 1), lo = hex(i + 2);
+    if (hi < 0 || lo < 0) throw_usage("{}: bad %-escape at byte {} of the file:// URI", path, kScheme.size() + i);
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
 }
 
 bool is_remote(const std::string& path) { return parse_location(path).scheme != Scheme::local; }

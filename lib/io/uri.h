@@ -20,6 +20,11 @@ struct Location {
 /// (`gs://`, `az://`, ...). Anything without "scheme://" is a local path.
 Location parse_location(const std::string& path);
 
+/// The local path a `file://` URI names (RFC 8089: `file:///abs/path` or
+/// `file://localhost/abs/path`, %XX escapes decoded), or `path` unchanged when it is not one.
+/// Throws Error(usage) for another host (`file://server/share`) or a bad %-escape.
+std::string local_path_of_file_uri(const std::string& path);
+
 /// True for s3:// and http(s):// locations.
 bool is_remote(const std::string& path);
 

@@ -42,7 +42,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-TEST_CASE("s3: 503 SlowDown, resets and truncated bodies are retried; the output is exact", "[s3][faults]") {
+TEST_CASE("s3: 503 SlowDown, resets and truncated bodies are retried - the output is exact", "[s3][faults]") {
   auto r = run_s3({"scan", s3_uri("db/events.lance"), "--stats=json"}, s3_env(s3().fault_endpoint));
   INFO(r.err.substr(0, 2000));
   REQUIRE(r.exit_code == 0);
@@ -79,7 +79,7 @@ TEST_CASE("s3: an overall timeout bounds all network I/O", "[s3][faults]") {
   CHECK_THAT(r.err, Catch::Contains("overall network timeout"));
 }
 
-TEST_CASE("s3: 404, 403 and an unreachable endpoint exit 1 naming the URI; secrets never show", "[s3][faults]") {
+TEST_CASE("s3: 404, 403 and an unreachable endpoint exit 1 naming the URI - secrets never show", "[s3][faults]") {
   SECTION("missing object") {
     auto r = run_s3({"scan", s3_uri("data/fixtures/no-such-file.lance")});
     CHECK(r.exit_code == 1);
