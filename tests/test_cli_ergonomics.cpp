@@ -607,3 +607,18 @@ TEST_CASE("a server that never answers: each retry is logged at -v, a long retry
   CHECK(v.exit_code == 1);
   CHECK(v.err.find("retry 1 in") != std::string::npos);
 }
+
+TEST_CASE("head -f table on a narrow terminal shortens text columns but never numbers", "[cli][head]") {
+  ScopedEnv columns("COLUMNS", std::string("40"));
+  auto r = run_cli({"head", kSample, "-f", "table", "-n", "3", "-c", "id,name,price,category"});
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  auto full = run_cli({"scan", kSample, "-n", "3", "-c", "id,price", "-f", "csv", "--no-header"});
+  std::istringstream rows(full.out);
+  for (std::string line; std::getline(rows, line);) {
+    const auto comma = line.find(',');
+    CHECK(r.out.find(line.substr(0, comma)) != std::string::npos);   // each id whole
+    CHECK(r.out.find(line.substr(comma + 1)) != std::string::npos);  // each price whole
+  }
+  CHECK(r.out.find("…") != std::string::npos);  // the text columns gave up the room
+}

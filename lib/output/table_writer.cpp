@@ -82,13 +82,21 @@ class TableWriter final : public BatchWriter {
   void finish() override {
     const size_t n = fields_.size();
     if (n == 0) return;
-    std::vector<size_t> widths(n);
+    // Numbers are never cut (a cut number reads as another number): a numeric column is at
+    // least as wide as its widest value; only its header may be shortened.
+    std::vector<size_t> widths(n), floors(n, 0);
     for (size_t c = 0; c < n; ++c) {
+      const bool numeric = right_aligned(*fields_[c]->type);
       widths[c] = display_width(escaped(fields_[c]->name));
-      for (const auto& row : rows_) widths[c] = std::max(widths[c], display_width(row[c].text));
-      if (style_.max_cell_width > 0) widths[c] = std::min(widths[c], std::max<size_t>(style_.max_cell_width, 1));
+      for (const auto& row : rows_) {
+        const size_t w = display_width(row[c].text);
+        widths[c] = std::max(widths[c], w);
+        if (numeric) floors[c] = std::max(floors[c], w);
+      }
+      if (style_.max_cell_width > 0)
+        widths[c] = std::max(floors[c], std::min(widths[c], std::max<size_t>(style_.max_cell_width, 1)));
     }
-    fit(widths);
+    fit(widths, floors);
     std::string out;
     auto emit_line = [&](const std::vector<std::string>& cells) {
       std::string line;
@@ -133,22 +141,25 @@ class TableWriter final : public BatchWriter {
     bool null = false;
   };
 
-  /// Narrows the widest columns, one step at a time, until the line fits `max_width`
-  /// (no column below 4).
-  void fit(std::vector<size_t>& widths) const {
+  /// Narrows the widest columns, one step at a time, until the line fits `max_width`: no
+  /// column below 4, nor below its `floors` entry (the widest value of a numeric column).
+  void fit(std::vector<size_t>& widths, const std::vector<size_t>& floors) const {
     if (style_.max_width == 0) return;
     constexpr size_t kMin = 4;
+    auto lower = [&](size_t c) { return std::max(kMin, floors[c]); };
     auto total = [&] { return std::accumulate(widths.begin(), widths.end(), size_t{0}) + 2 * (widths.size() - 1); };
     for (size_t t = total(); t > style_.max_width; t = total()) {
-      auto widest = std::max_element(widths.begin(), widths.end());
-      if (*widest <= kMin) break;
+      size_t widest = widths.size();
+      for (size_t c = 0; c < widths.size(); ++c)
+        if (widths[c] > lower(c) && (widest == widths.size() || widths[c] > widths[widest])) widest = c;
+      if (widest == widths.size()) break;  // every column at its lower bound
       size_t second = kMin;
-      for (auto it = widths.begin(); it != widths.end(); ++it)
-        if (it != widest) second = std::max(second, *it);
+      for (size_t c = 0; c < widths.size(); ++c)
+        if (c != widest && widths[c] > lower(c)) second = std::max(second, widths[c]);
       const size_t excess = t - style_.max_width;
-      size_t target = std::max({kMin, second, *widest > excess ? *widest - excess : kMin});
-      if (target >= *widest) target = *widest - 1;
-      *widest = target;
+      size_t target = std::max({lower(widest), second, widths[widest] > excess ? widths[widest] - excess : kMin});
+      if (target >= widths[widest]) target = widths[widest] - 1;
+      widths[widest] = target;
     }
   }
 
