@@ -2,6 +2,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #endif
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -119,24 +120,23 @@ int run_cli(int argc, char** argv) {
       where += " " + sub->get_name();
     }
     std::string what = e.what();
+    const auto commands = app.get_subcommands([](CLI::App*) { return true; });
     // No command matched and a word is left over: it was meant as a command.
     if (app.get_subcommands().empty() && !app.remaining().empty()) {
       std::string names;
-      for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      for (CLI::App* sub : commands)
         if (!sub->get_name().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
       what = fmt::format("unknown command '{}' (commands: {})", app.remaining().front(), names);
     }
-    // Storage options belong to the commands; given before one, CLI11 quotes them back.
-    for (int i = 1; i < argc; ++i) {
-      bool is_command = false;
-      for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-        is_command = is_command || sub->get_name() == argv[i];
-      if (is_command) break;
+    // Storage options belong to the commands; given before the command's name, CLI11 quotes them back.
+    auto is_command = [&](std::string_view word) {
+      return std::any_of(commands.begin(), commands.end(), [&](CLI::App* sub) { return sub->get_name() == word; });
+    };
+    for (int i = 1; i < argc && !is_command(argv[i]); ++i)
       if (std::string_view(argv[i]).substr(0, 16) == "--storage-option") {
         what += " (--storage-option goes after the command: lance-cli scan PATH --storage-option KEY=VALUE)";
         break;
       }
-    }
     what = lance::app::redact_storage_option_secrets(std::move(what), argc, argv);
     std::fprintf(stderr, "%s %s (see %s --help)\n", lance::app::error_prefix().c_str(),
                  lance::app::escape_controls(what).c_str(), where.c_str());

@@ -64,7 +64,8 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
 
   // 1. The profile.
   // AWS_PROFILE, else the older AWS_DEFAULT_PROFILE (AWS CLI v1, still honoured by v2 and botocore).
-  const auto explicit_profile = get("AWS_PROFILE") ? get("AWS_PROFILE") : get("AWS_DEFAULT_PROFILE");
+  const char* profile_variable = get("AWS_PROFILE") ? "AWS_PROFILE" : "AWS_DEFAULT_PROFILE";
+  const auto explicit_profile = get(profile_variable);
   const std::string profile = explicit_profile.value_or("default");
   const auto home = get("HOME");
   const std::string cred_file = get("AWS_SHARED_CREDENTIALS_FILE").value_or(home ? *home + "/.aws/credentials" : "");
@@ -73,7 +74,7 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
                                     : read_section(config_file, profile == "default" ? "default" : "profile " + profile);
   auto creds = cred_file.empty() ? std::nullopt : read_section(cred_file, profile);
   if (explicit_profile && !config && !creds)
-    throw_usage("{}={}: no such profile in {} or {}", get("AWS_PROFILE") ? "AWS_PROFILE" : "AWS_DEFAULT_PROFILE", profile,
+    throw_usage("{}={}: no such profile in {} or {}", profile_variable, profile,
                 cred_file.empty() ? "(no credentials file: HOME and AWS_SHARED_CREDENTIALS_FILE unset)" : cred_file,
                 config_file.empty() ? "(no config file: HOME and AWS_CONFIG_FILE unset)" : config_file);
   for (const auto* section : {&config, &creds}) {
@@ -120,10 +121,6 @@ io::StorageOptions storage_options_from_environment() {
   };
   return storage_options_from(env, given_options());
 }
-
-}  // namespace lance::app
-
-namespace lance::app {
 
 namespace {
 bool names_secret(std::string key) {

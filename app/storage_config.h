@@ -36,10 +36,6 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
 /// --storage-option values given (what app::reader_options() puts in ReaderOptions::storage).
 io::StorageOptions storage_options_from_environment();
 
-}  // namespace lance::app
-
-namespace lance::app {
-
 /// `text` with the value of every secret `--storage-option KEY=VALUE` of `argv` (keys naming a
 /// secret, token, key, password, SAS or connection string) replaced by "***": for messages that
 /// quote the command line, such as CLI11's parse errors. Both `--storage-option K=V` and

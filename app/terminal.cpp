@@ -111,9 +111,9 @@ std::string escape_controls(std::string_view text) {
       continue;
     }
     // A C0/C1 control, DEL, or a byte that is not part of well-formed UTF-8: escaped byte by byte.
-    for (size_t k = 0; k < std::max<size_t>(n, 1); ++k)
-      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i + k]));
-    i += std::max<size_t>(n, 1);
+    const size_t escaped = std::max<size_t>(n, 1);
+    for (size_t k = 0; k < escaped; ++k) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i + k]));
+    i += escaped;
   }
   return out;
 }

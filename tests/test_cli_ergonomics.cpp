@@ -593,16 +593,12 @@ TEST_CASE("a server that never answers: each retry is logged at -v, a long retry
           "[cli][retries]") {
   SilentServer server;
   const std::string url = "http://127.0.0.1:" + std::to_string(server.port) + "/t.lance";
-  const std::vector<std::string> opts{"--storage-option", "timeout=1s", "--storage-option", "client_retry_timeout=7s"};
-  std::vector<std::string> quiet{"count", url}, verbose{"-v", "count", url};
-  quiet.insert(quiet.end(), opts.begin(), opts.end());
-  verbose.insert(verbose.end(), opts.begin(), opts.end());
-  auto q = run_cli(quiet);
+  auto q = run_cli({"count", url, "--storage-option", "timeout=1s", "--storage-option", "client_retry_timeout=7s"});
   INFO(q.err);
   CHECK(q.exit_code == 1);
   CHECK(q.err.find("still retrying after") != std::string::npos);
   CHECK(q.err.find("retry 1 in") == std::string::npos);
-  auto v = run_cli(verbose);
+  auto v = run_cli({"-v", "count", url, "--storage-option", "timeout=1s", "--storage-option", "client_retry_timeout=7s"});
   INFO(v.err);
   CHECK(v.exit_code == 1);
   CHECK(v.err.find("retry 1 in") != std::string::npos);
