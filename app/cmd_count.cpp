@@ -22,14 +22,18 @@ void register_count(CLI::App& app, CommandRunner& run) {
   auto version = std::make_shared<std::optional<uint64_t>>();
   auto json = std::make_shared<bool>(false);
   auto fragments = std::make_shared<std::optional<std::string>>();
-  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (deleted rows are not counted)")
-      ->transform(path_argument())->required();
+  cmd->add_option("path", *path,
+                  "A .lance data file (- reads one from standard input) or a Lance dataset directory (deleted rows are "
+                  "not counted)")
+      ->transform(path_argument())
+      ->required();
   cmd->add_option("--version", *version, "Dataset version to count (default: the latest)")->transform(version_number());
   cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments, version (null for a data file)");
   add_fragments_option(cmd, *fragments, "counts their visible rows only");
   add_storage_option(cmd);
-  cmd->footer("Examples:\n  lance-cli count data/sample/products.lance\n"
-              "  lance-cli count my_db/my_table.lance --version 3 --json");
+  cmd->footer(
+      "Examples:\n  lance-cli count data/sample/products.lance\n"
+      "  lance-cli count my_db/my_table.lance --version 3 --json");
   cmd->callback([&run, path, version, json, fragments] {
     run.command = [path, version, json, fragments] {
       const dataset::RowCount c =

@@ -18,13 +18,13 @@
 namespace lance::app {
 
 using output::BatchWriter;
-using output::OutputFormat;
-using output::OutputSink;
-using output::TableStyle;
-using output::TextOptions;
 using output::make_table_writer;
 using output::make_writer;
+using output::OutputFormat;
+using output::OutputSink;
 using output::parse_output_format;
+using output::TableStyle;
+using output::TextOptions;
 
 namespace {
 
@@ -55,15 +55,21 @@ std::unique_ptr<BatchWriter> head_writer(const std::string& format, OutputSink& 
 void register_head(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand("head", "Show the first rows: a table on a terminal, JSONL when piped");
   auto a = std::make_shared<HeadArgs>();
-  cmd->add_option("path", a->path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->transform(path_argument())->required();
+  cmd->add_option("path", a->path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")
+      ->transform(path_argument())
+      ->required();
   cmd->add_option("-n,--limit", a->limit, "Number of rows")->capture_default_str()->transform(decimal_number());
-  cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")->delimiter(',')->allow_extra_args(false);
+  cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   cmd->add_option("-f,--format", a->format,
                   "table, csv, tsv, json, jsonl or arrow (default: table on a terminal, else jsonl)");
-  cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)")->transform(version_number());
+  cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)")
+      ->transform(version_number());
   add_storage_option(cmd);
-  cmd->footer("Examples:\n  lance-cli head data/sample/products.lance\n"
-              "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");
+  cmd->footer(
+      "Examples:\n  lance-cli head data/sample/products.lance\n"
+      "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");
   cmd->callback([&run, a] {
     check_distinct_columns(a->columns);
     run.command = [a] {

@@ -12,13 +12,13 @@
 #include "app/terminal.h"
 #include "dataset/dataset.h"
 #include "dataset/table_reader.h"
-#include "io/object_store.h"
 #include "format/file_reader.h"
 #include "inspect/dataset_meta.h"
 #include "inspect/inspect.h"
 #include "inspect/render.h"
-#include "inspect/versions.h"
 #include "inspect/v1_report.h"
+#include "inspect/versions.h"
+#include "io/object_store.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -42,7 +42,8 @@ void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
 }
 
 void add_version(CLI::App* cmd, InspectArgs& a) {
-  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)")->transform(version_number());
+  cmd->add_option("--version", a.version, "Dataset directories: read this version (default: the latest)")
+      ->transform(version_number());
 }
 
 bool is_dataset(const std::string& path) {
@@ -60,8 +61,7 @@ inspect::TextOptions text_options(const InspectArgs& a) {
 /// Opens PATH as a data file; `what` names the command for the error on a directory.
 std::shared_ptr<format::FileReader> open_file(const InspectArgs& a, const char* what) {
   if (is_dataset(a.path))
-    throw_usage("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what,
-                      a.path);
+    throw_usage("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what, a.path);
   if (a.version) throw_usage("--version applies to dataset directories, not to the data file {}", a.path);
   const auto& options = reader_options();
   const auto store = io::store_for(a.path, options.storage);
@@ -116,26 +116,31 @@ void register_schema(CLI::App& app, CommandRunner& run) {
 }
 
 void register_inspect(CLI::App& app, CommandRunner& run) {
-  auto* cmd = app.add_subcommand("inspect", "Show what is inside a Lance file or dataset: meta, schema, pages or versions");
+  auto* cmd =
+      app.add_subcommand("inspect", "Show what is inside a Lance file or dataset: meta, schema, pages or versions");
   cmd->require_subcommand(1);
-  cmd->footer("Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
-              "  lance-cli inspect schema data/sample/products.lance --json\n"
-              "  lance-cli inspect pages data/sample/products.lance -c name --page 0\n"
-              "  lance-cli inspect versions data/datasets/know/history");
+  cmd->footer(
+      "Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
+      "  lance-cli inspect schema data/sample/products.lance --json\n"
+      "  lance-cli inspect pages data/sample/products.lance -c name --page 0\n"
+      "  lance-cli inspect versions data/datasets/know/history");
 
   {
-    auto* meta = cmd->add_subcommand("meta", "Format version, rows, columns, pages, where the bytes go, global buffers");
+    auto* meta =
+        cmd->add_subcommand("meta", "Format version, rows, columns, pages, where the bytes go, global buffers");
     auto args = std::make_shared<InspectArgs>();
     add_common(meta, *args, "A .lance data file (- reads one from standard input) or a dataset directory");
     add_version(meta, *args);
-    meta->footer("Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
-                 "  lance-cli inspect meta data/sample/products.lance --json | jq .bytes\n"
-                 "  lance-cli inspect meta data/datasets/appends --version 3");
+    meta->footer(
+        "Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
+        "  lance-cli inspect meta data/sample/products.lance --json | jq .bytes\n"
+        "  lance-cli inspect meta data/datasets/appends --version 3");
     meta->callback([&run, args] {
       run.command = [args] {
-      args->path = input_path(args->path);
+        args->path = input_path(args->path);
         if (is_dataset(args->path))
-          print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version, reader_options())), *args);
+          print(inspect::inspect_dataset_meta(*dataset::Dataset::open(args->path, args->version, reader_options())),
+                *args);
         else if (auto file = open_file(*args, "inspect meta"); file->v1())
           print(inspect::inspect_v1_meta(*file), *args);  // legacy v1: its own description
         else
@@ -149,8 +154,9 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
     auto args = std::make_shared<InspectArgs>();
     add_common(versions, *args, "A dataset directory");
     add_version(versions, *args);  // only to say it does not apply (rather than reach the global --version)
-    versions->footer("Examples:\n  lance-cli inspect versions data/datasets/know/history\n"
-                     "  lance-cli inspect versions my_table.lance --json | jq '.versions[] | {version, operation}'");
+    versions->footer(
+        "Examples:\n  lance-cli inspect versions data/datasets/know/history\n"
+        "  lance-cli inspect versions my_table.lance --json | jq '.versions[] | {version, operation}'");
     versions->callback([&run, args] {
       run.command = [args] {
         if (!is_dataset(args->path))
@@ -160,8 +166,8 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
       };
     });
   }
-  setup_schema(cmd->add_subcommand("schema", "The field tree: names, ids, parents, Lance and Arrow types, metadata"), run,
-               "lance-cli inspect schema");
+  setup_schema(cmd->add_subcommand("schema", "The field tree: names, ids, parents, Lance and Arrow types, metadata"),
+               run, "lance-cli inspect schema");
   {
     auto* pages = cmd->add_subcommand("pages", "Every page of every column: layout, encodings, chunks, buffers, sizes");
     auto args = std::make_shared<InspectArgs>();
@@ -170,11 +176,14 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
     add_common(pages, *args, "A .lance data file (- reads one from standard input)");
     add_version(pages, *args);  // only to say it does not apply (rather than reach the global --version)
     pages->add_option("-c,--columns", *columns, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
-        ->delimiter(',')->allow_extra_args(false);
-    auto* page_opt = pages->add_option("--page", *page, "Only page N of each selected column")->transform(decimal_number());
-    pages->footer("Examples:\n  lance-cli inspect pages data/sample/products.lance\n"
-                  "  lance-cli inspect pages data/sample/products.lance -c name,price --page 0\n"
-                  "  lance-cli inspect pages table.lance --json | jq '.columns[].pages[].layout'");
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    auto* page_opt =
+        pages->add_option("--page", *page, "Only page N of each selected column")->transform(decimal_number());
+    pages->footer(
+        "Examples:\n  lance-cli inspect pages data/sample/products.lance\n"
+        "  lance-cli inspect pages data/sample/products.lance -c name,price --page 0\n"
+        "  lance-cli inspect pages table.lance --json | jq '.columns[].pages[].layout'");
     pages->callback([&run, args, columns, page, page_opt] {
       const bool has_page = page_opt->count() > 0;
       run.command = [args, columns, page, has_page] {
@@ -184,8 +193,10 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
         if (has_page && *page < 0) throw_usage("--page must be ≥ 0 (got {})", *page);
         if (has_page) filter.page = static_cast<uint64_t>(*page);
         auto file = open_file(*args, "inspect pages");
-        if (file->v1()) print(inspect::inspect_v1_pages(*file, filter), *args);  // legacy v1: the page table
-        else print(inspect::inspect_pages(*file, filter), *args);
+        if (file->v1())
+          print(inspect::inspect_v1_pages(*file, filter), *args);  // legacy v1: the page table
+        else
+          print(inspect::inspect_pages(*file, filter), *args);
       };
     });
   }

@@ -25,8 +25,9 @@ namespace {
 
 /// `text` as one shell word: unchanged when it holds only safe characters, else in single quotes.
 std::string shell_quoted(const std::string& text) {
-  const bool safe = !text.empty() && text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                            "0123456789_-./:@%+=,") == std::string::npos;
+  const bool safe = !text.empty() && text.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_-./:@%+=,") == std::string::npos;
   if (safe) return text;
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -69,17 +70,20 @@ std::string plan_text(const dataset::Dataset& ds, const std::vector<dataset::Sha
   for (const auto& row : table)
     s += fmt::format("{:>{}}  {:<{}}  {:>{}}  {:>{}}\n", row[0], width[0], row[1], width[1], row[2], width[2], row[3],
                      width[3]);
-  s += fmt::format("Scan shard k: lance-cli scan {} --version {} --fragments <its fragments>\n", shell_quoted(ds.path()),
-                   ds.version());
+  s += fmt::format("Scan shard k: lance-cli scan {} --version {} --fragments <its fragments>\n",
+                   shell_quoted(ds.path()), ds.version());
   return s;
 }
 
 }  // namespace
 
 void register_plan(CLI::App& app, CommandRunner& run) {
-  auto* cmd = app.add_subcommand("plan", "Split a dataset version into byte-balanced shards of fragments for parallel scans");
+  auto* cmd =
+      app.add_subcommand("plan", "Split a dataset version into byte-balanced shards of fragments for parallel scans");
   auto a = std::make_shared<PlanArgs>();
-  cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")->transform(path_argument())->required();
+  cmd->add_option("path", a->path, "A Lance dataset directory (local or s3://bucket/prefix)")
+      ->transform(path_argument())
+      ->required();
   add_storage_option(cmd);
   cmd->add_option("--version", a->version, "Dataset version to pin (default: the latest)")->transform(version_number());
   auto* count_opt = cmd->add_option("--shards", a->shards,
@@ -87,10 +91,11 @@ void register_plan(CLI::App& app, CommandRunner& run) {
                         ->type_name("N")
                         ->transform(decimal_number())
                         ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32).description(""));
-  auto* bytes_opt = cmd->add_option("--shard-bytes", a->shard_bytes,
-                                    fmt::format("Shards of at most SIZE data bytes, e.g. 64MiB, 1G, 1.5GB (default: {})",
-                                                kDefaultShardBytes))
-                        ->type_name("SIZE");
+  auto* bytes_opt =
+      cmd->add_option(
+             "--shard-bytes", a->shard_bytes,
+             fmt::format("Shards of at most SIZE data bytes, e.g. 64MiB, 1G, 1.5GB (default: {})", kDefaultShardBytes))
+          ->type_name("SIZE");
   count_opt->excludes(bytes_opt);
   cmd->add_flag("--json", a->json,
                 "One JSON object: {\"version\": V, \"rows\": R, \"shards\": [{\"fragments\": [ids], \"rows\": r, "
@@ -117,9 +122,10 @@ void register_plan(CLI::App& app, CommandRunner& run) {
       }
       auto ds = dataset::Dataset::open(a->path, a->version, options);
       const auto extents = dataset::fragment_extents(*ds);
-      const auto shards = a->shards ? dataset::plan_by_count(extents, *a->shards)
-                                    : dataset::plan_by_bytes(extents, parse_byte_size(a->shard_bytes.value_or(kDefaultShardBytes),
-                                                                                      "--shard-bytes"));
+      const auto shards =
+          a->shards ? dataset::plan_by_count(extents, *a->shards)
+                    : dataset::plan_by_bytes(
+                          extents, parse_byte_size(a->shard_bytes.value_or(kDefaultShardBytes), "--shard-bytes"));
       output::OutputSink sink(1);
       sink.write(a->json ? plan_json(ds->version(), ds->num_rows(), shards) : plan_text(*ds, shards));
       sink.flush();

@@ -8,32 +8,32 @@
 #include <span>
 
 #include "app/commands.h"
-#include "app/stdin_input.h"
 #include "app/fragments_option.h"
 #include "app/global_options.h"
 #include "app/input_size.h"
 #include "app/progress.h"
-#include "app/row_list.h"
 #include "app/reader_options_env.h"
+#include "app/row_list.h"
 #include "app/stats.h"
+#include "app/stdin_input.h"
 #include "app/storage_config.h"
 #include "common/cancel.h"
 #include "dataset/table_reader.h"
+#include "io/uri.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 #include "output/writer.h"
 #include "read/row_reader.h"
-#include "io/uri.h"
 
 namespace lance::app {
 
 using output::BatchWriter;
+using output::make_writer;
 using output::OutputFile;
 using output::OutputFormat;
 using output::OutputSink;
-using output::TextOptions;
-using output::make_writer;
 using output::parse_output_format;
+using output::TextOptions;
 
 namespace {
 
@@ -44,24 +44,30 @@ struct OutputArgs {
   std::vector<std::string> columns;
   uint64_t batch_size = read::kDefaultBatchSize;
   const CLI::Option* batch_size_option = nullptr;  ///< to tell a given --batch-size from the default
-  std::string output;  ///< -o FILE; empty = stdout
-  std::string stats;   ///< --stats[=text|json]; empty = off
+  std::string output;                              ///< -o FILE; empty = stdout
+  std::string stats;                               ///< --stats[=text|json]; empty = off
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& a) {
-  cmd->add_option("-c,--columns", a.columns, "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")->delimiter(',')->allow_extra_args(false);
+  cmd->add_option("-c,--columns", a.columns,
+                  "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   cmd->add_option("-f,--format", a.format,
                   "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream), null (decode, write nothing)")
       ->capture_default_str();
   cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout");
-  cmd->add_option("--null", a.null_text, "Text for null cells in csv/tsv (default: empty); a value that would read as TEXT is quoted (\"NULL\")");
+  cmd->add_option(
+      "--null", a.null_text,
+      "Text for null cells in csv/tsv (default: empty); a value that would read as TEXT is quoted (\"NULL\")");
   cmd->add_flag("--no-header", a.no_header, "Omit the csv/tsv header line");
   cmd->add_flag("--stats{text}", a.stats,
                 "Print on stderr what was read (requests, I/O operations, bytes, pages, chunks, rows) and where "
                 "the time went; --stats=json for one JSON line");
   a.batch_size_option =
-      cmd->add_option("--batch-size", a.batch_size,
-                      "Rows per decoded batch (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
+      cmd->add_option(
+             "--batch-size", a.batch_size,
+             "Rows per decoded batch (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
           ->capture_default_str()
           ->transform(decimal_number())
           ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
@@ -133,17 +139,20 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   auto offset = std::make_shared<int64_t>(0);
   auto version = std::make_shared<int64_t>(-1);
   auto fragments = std::make_shared<std::optional<std::string>>();
-  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")->transform(path_argument())->required();
+  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory")
+      ->transform(path_argument())
+      ->required();
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "--offset and --limit count their visible rows");
   add_storage_option(cmd);
   cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)")->transform(decimal_number());
   cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str()->transform(decimal_number());
-  cmd->footer("Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
-              "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
-              "  lance-cli scan my_db/my_table.lance --version 3\n"
-              "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
+  cmd->footer(
+      "Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
+      "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
+      "  lance-cli scan my_db/my_table.lance --version 3\n"
+      "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
   cmd->callback([&run, path, args, limit, offset, version, fragments] {
     check_distinct_columns(args->columns);
     run.command = [path, args, limit, offset, version, fragments] {
@@ -161,10 +170,10 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       // The reader keeps the reads of the next batch in flight while this one is written.
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "scan", end - begin);
       uint64_t rows_out = 0;
-      const uint64_t batch_rows =
-          args->batch_size_option->count() ? args->batch_size
-                                           : default_scan_batch_rows(local_input_bytes(input_path(*path)).value_or(0),
-                                                                     reader->num_rows(), args->batch_size);
+      const uint64_t batch_rows = args->batch_size_option->count()
+                                      ? args->batch_size
+                                      : default_scan_batch_rows(local_input_bytes(input_path(*path)).value_or(0),
+                                                                reader->num_rows(), args->batch_size);
       reader->scan(begin, end, batch_rows, [&](RecordBatch batch) {
         check_cancelled();  // SIGINT/SIGTERM: stop between batches
         timed_output([&] { out.writer->write(batch); });
@@ -186,16 +195,22 @@ void register_take(CLI::App& app, CommandRunner& run) {
   auto rows_file = std::make_shared<std::string>();
   auto version = std::make_shared<int64_t>(-1);
   auto fragments = std::make_shared<std::optional<std::string>>();
-  cmd->add_option("path", *path, "A .lance data file (- reads one from standard input) or a Lance dataset directory (rows count visible rows in scan order)")->transform(path_argument())->required();
+  cmd->add_option("path", *path,
+                  "A .lance data file (- reads one from standard input) or a Lance dataset directory (rows count "
+                  "visible rows in scan order)")
+      ->transform(path_argument())
+      ->required();
   auto* rows_opt = cmd->add_option("--rows", *rows_text, "Row numbers and inclusive ranges, e.g. 0,17,100-199");
-  auto* file_opt = cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
+  auto* file_opt =
+      cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
   rows_opt->excludes(file_opt);
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "row numbers then count their visible rows only");
   add_storage_option(cmd);
-  cmd->footer("Examples:\n  lance-cli take data/sample/products.lance --rows 0,17,100-105 -f csv\n"
-              "  seq 0 10 990 | lance-cli take table.lance --rows-file - -c id");
+  cmd->footer(
+      "Examples:\n  lance-cli take data/sample/products.lance --rows 0,17,100-105 -f csv\n"
+      "  seq 0 10 990 | lance-cli take table.lance --rows-file - -c id");
   cmd->callback([&run, path, args, rows_text, rows_file, rows_opt, file_opt, version, fragments] {
     check_distinct_columns(args->columns);
     if (rows_opt->count() == 0 && file_opt->count() == 0) throw CLI::RequiredError("--rows or --rows-file");
@@ -216,7 +231,8 @@ void register_take(CLI::App& app, CommandRunner& run) {
       const uint64_t num_rows = reader->num_rows();
       auto check_rows = [&](std::span<const uint64_t> window) {
         for (uint64_t r : window)
-          if (r >= num_rows) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), num_rows);
+          if (r >= num_rows)
+            throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(*path), num_rows);
       };
       check_rows(rows);
       // A list read to its end (always --rows) is checked whole before any output.

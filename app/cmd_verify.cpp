@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/global_options.h"
+#include "app/progress.h"
 #include "app/reader_options_env.h"
 #include "app/stdin_input.h"
 #include "app/storage_config.h"
-#include "app/global_options.h"
-#include "app/progress.h"
 #include "app/terminal.h"
 #include "dataset/verify.h"
 #include "inspect/render.h"
@@ -25,10 +25,14 @@ namespace {
 
 const char* kind_name(ErrorKind k) {
   switch (k) {
-    case ErrorKind::io: return "missing_or_unreadable";
-    case ErrorKind::corrupt: return "corrupt";
-    case ErrorKind::unsupported: return "unsupported";
-    default: return "other";
+    case ErrorKind::io:
+      return "missing_or_unreadable";
+    case ErrorKind::corrupt:
+      return "corrupt";
+    case ErrorKind::unsupported:
+      return "unsupported";
+    default:
+      return "other";
   }
 }
 
@@ -53,9 +57,9 @@ std::string render_text(const dataset::VerifyReport& r) {
   const inspect::Style style(use_color(STDOUT_FILENO));
   std::string out = style.bold(r.path) + (r.is_dataset ? fmt::format(" · dataset version {}", r.version) : "") + "\n";
   for (const auto& p : r.problems) out += "  " + dataset::format_problem(p) + "\n";
-  out += fmt::format("{}: {}\n", r.problems.empty() ? "ok" : "FAILED",
-                     r.problems.empty() ? "checked " + summary_counts(r)
-                                        : problem_counts(r) + "; checked " + summary_counts(r));
+  out += fmt::format(
+      "{}: {}\n", r.problems.empty() ? "ok" : "FAILED",
+      r.problems.empty() ? "checked " + summary_counts(r) : problem_counts(r) + "; checked " + summary_counts(r));
   return out;
 }
 
@@ -91,26 +95,32 @@ inspect::Json to_json(const dataset::VerifyReport& r) {
 
 void register_verify(CLI::App& app, CommandRunner& run) {
   auto* cmd = app.add_subcommand(
-      "verify", "Check that a dataset version (or a data file) is intact: files, sizes, every page, deletion and index files");
+      "verify",
+      "Check that a dataset version (or a data file) is intact: files, sizes, every page, deletion and index files");
   auto path = std::make_shared<std::string>();
   auto version = std::make_shared<std::optional<uint64_t>>();
   auto json = std::make_shared<bool>(false);
-  cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")->transform(path_argument())->required();
+  cmd->add_option("path", *path, "A Lance dataset directory or a .lance data file (local, s3:// or http(s)://)")
+      ->transform(path_argument())
+      ->required();
   add_storage_option(cmd);
   cmd->add_option("--version", *version, "Dataset version to check (default: the latest)")->transform(version_number());
   cmd->add_flag("--json", *json, "One JSON object: counts and every problem (kind, file, column, page, rows, error)");
-  cmd->footer("Examples:\n  lance-cli verify my_db/my_table.lance\n"
-              "  lance-cli verify my_db/my_table.lance --version 3 --json | jq '.problems[]'\n\n"
-              "Every problem is reported (one line each: file, column, page, error), then a summary.\n"
-              "Exit codes: 0 intact, 4 anything corrupt, 1 files missing or unreadable (3: only unsupported\n"
-              "encodings). Reads every file once; writes nothing.");
+  cmd->footer(
+      "Examples:\n  lance-cli verify my_db/my_table.lance\n"
+      "  lance-cli verify my_db/my_table.lance --version 3 --json | jq '.problems[]'\n\n"
+      "Every problem is reported (one line each: file, column, page, error), then a summary.\n"
+      "Exit codes: 0 intact, 4 anything corrupt, 1 files missing or unreadable (3: only unsupported\n"
+      "encodings). Reads every file once; writes nothing.");
   cmd->callback([&run, path, version, json] {
     run.command = [path, version, json] {
       std::unique_ptr<Progress> progress;
       uint64_t reported = 0;
       dataset::VerifyOptions o;
       o.reader = reader_options();
-      o.start = [&](uint64_t total) { progress = std::make_unique<Progress>(progress_enabled(quiet(), false), "verify", total); };
+      o.start = [&](uint64_t total) {
+        progress = std::make_unique<Progress>(progress_enabled(quiet(), false), "verify", total);
+      };
       o.progress = [&](uint64_t rows, uint64_t bytes) {
         if (progress) progress->add(rows - reported, bytes);
         reported = rows;

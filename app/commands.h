@@ -87,7 +87,8 @@ inline CLI::Validator version_number() {
 inline void check_distinct_columns(const std::vector<std::string>& columns) {
   for (size_t i = 0; i < columns.size(); ++i)
     for (size_t j = 0; j < i; ++j)
-      if (columns[i] == columns[j]) throw CLI::ValidationError("--columns", "column '" + columns[i] + "' is named twice");
+      if (columns[i] == columns[j])
+        throw CLI::ValidationError("--columns", "column '" + columns[i] + "' is named twice");
 }
 
 }  // namespace lance::app

@@ -17,7 +17,8 @@ uint64_t files_bytes(const std::string& dir, uint64_t limit) {
   uint64_t total = 0;
   while (const dirent* e = ::readdir(d)) {
     struct stat st {};
-    if (::stat((dir + "/" + e->d_name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<uint64_t>(st.st_size);
+    if (::stat((dir + "/" + e->d_name).c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      total += static_cast<uint64_t>(st.st_size);
     if (total >= limit) break;
   }
   ::closedir(d);
@@ -31,7 +32,8 @@ std::optional<uint64_t> local_input_bytes(const std::string& path, uint64_t limi
   if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
   if (S_ISREG(st.st_mode) && path.size() > 6 && path.compare(path.size() - 6, 6, ".lance") == 0)
     return static_cast<uint64_t>(st.st_size);
-  if (S_ISDIR(st.st_mode) && ::access((path + "/_versions").c_str(), F_OK) == 0) return files_bytes(path + "/data", limit);
+  if (S_ISDIR(st.st_mode) && ::access((path + "/_versions").c_str(), F_OK) == 0)
+    return files_bytes(path + "/data", limit);
   return std::nullopt;
 }
 

@@ -10,21 +10,21 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "app/commands.h"
 #include "app/global_options.h"
 #include "app/malloc_tuning.h"
-#include "app/storage_config.h"
 #include "app/stdin_input.h"
+#include "app/storage_config.h"
 #include "app/terminal.h"
-#include "io/uri.h"
 #include "common/cancel.h"
 #include "common/error.h"
+#include "io/uri.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 
@@ -34,11 +34,16 @@ namespace {
 /// broken invariant of lance-cli itself is 1 with "internal error".
 int exit_code(lance::ErrorKind kind) {
   switch (kind) {
-    case lance::ErrorKind::io: return 1;
-    case lance::ErrorKind::usage: return 2;
-    case lance::ErrorKind::unsupported: return 3;
-    case lance::ErrorKind::corrupt: return 4;
-    case lance::ErrorKind::internal: return 1;
+    case lance::ErrorKind::io:
+      return 1;
+    case lance::ErrorKind::usage:
+      return 2;
+    case lance::ErrorKind::unsupported:
+      return 3;
+    case lance::ErrorKind::corrupt:
+      return 4;
+    case lance::ErrorKind::internal:
+      return 1;
   }
   return 1;
 }
@@ -87,9 +92,10 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(1);
   lance::app::GlobalOptions global;
   lance::app::register_global_options(app, global);
-  app.footer("Examples:\n  lance-cli head data/sample/products.lance\n"
-             "  lance-cli scan data/sample/products.lance -c id,name -f csv -o products.csv\n\n"
-             "Exit codes: 0 ok, 1 I/O error, 2 usage, 3 unsupported, 4 corrupt file.");
+  app.footer(
+      "Examples:\n  lance-cli head data/sample/products.lance\n"
+      "  lance-cli scan data/sample/products.lance -c id,name -f csv -o products.csv\n\n"
+      "Exit codes: 0 ok, 1 I/O error, 2 usage, 3 unsupported, 4 corrupt file.");
 
   lance::app::CommandRunner run;
   lance::app::register_scan(app, run);
@@ -154,9 +160,9 @@ int run_cli(int argc, char** argv) {
     return 128 + c.signal();
   } catch (const lance::Error& e) {
     const char* internal = e.kind() == lance::ErrorKind::internal ? "internal error: " : "";
-    std::fprintf(stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
-                 lance::app::escape_controls(
-                     lance::app::name_stdin_as_dash(lance::io::redact_locations(e.message()))).c_str());
+    std::fprintf(
+        stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
+        lance::app::escape_controls(lance::app::name_stdin_as_dash(lance::io::redact_locations(e.message()))).c_str());
     return exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());

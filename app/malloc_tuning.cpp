@@ -60,8 +60,10 @@ void reexec_with_huge_pages(char** argv) {
   if (::setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
   ::execv("/proc/self/exe", argv);
   // Still here: no /proc, or the exec was refused. Go on without huge pages.
-  if (current) ::setenv("GLIBC_TUNABLES", current, 1);
-  else ::unsetenv("GLIBC_TUNABLES");
+  if (current)
+    ::setenv("GLIBC_TUNABLES", current, 1);
+  else
+    ::unsetenv("GLIBC_TUNABLES");
 #endif
 }
 

@@ -61,8 +61,8 @@ bool progress_enabled(bool quiet, bool to_stdout) {
   return !quiet && is_terminal(STDERR_FILENO) && !(to_stdout && is_terminal(STDOUT_FILENO));
 }
 
-std::string progress_line(const std::string& label, uint64_t rows, uint64_t total, uint64_t bytes,
-                          double seconds, size_t width) {
+std::string progress_line(const std::string& label, uint64_t rows, uint64_t total, uint64_t bytes, double seconds,
+                          size_t width) {
   std::string line = label + " " + grouped(rows);
   if (total > 0) line += " / " + grouped(total);
   line += " rows";
@@ -126,7 +126,8 @@ void Progress::run() {
 
 void Progress::draw() {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::string text = "\r" + progress_line(label_, rows_, total_, bytes_, seconds, terminal_width(STDERR_FILENO)) + "\x1b[K";
+  std::string text =
+      "\r" + progress_line(label_, rows_, total_, bytes_, seconds, terminal_width(STDERR_FILENO)) + "\x1b[K";
   [[maybe_unused]] auto n = ::write(STDERR_FILENO, text.data(), text.size());
   drawn_ = true;
 }

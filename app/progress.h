@@ -28,8 +28,8 @@ bool progress_enabled(bool quiet, bool to_stdout);
 
 /// The text of the progress line (without \r), at most `width` columns (0 = no limit).
 /// `total` 0 means unknown: no percent and no ETA.
-std::string progress_line(const std::string& label, uint64_t rows, uint64_t total, uint64_t bytes,
-                          double seconds, size_t width);
+std::string progress_line(const std::string& label, uint64_t rows, uint64_t total, uint64_t bytes, double seconds,
+                          size_t width);
 
 class Progress {
  public:

@@ -15,7 +15,8 @@ uint64_t u64_var(const char* (*lookup)(const char*), const char* name, uint64_t 
   if (!v || !*v) return fallback;
   char* end = nullptr;
   unsigned long long x = std::strtoull(v, &end, 10);
-  if (!end || *end != '\0' || *v == '-') throw_usage("environment variable {}={} is not a non-negative integer", name, v);
+  if (!end || *end != '\0' || *v == '-')
+    throw_usage("environment variable {}={} is not a non-negative integer", name, v);
   return x;
 }
 
@@ -38,9 +39,12 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
   o.take_group_bytes = u64_var(lookup, "LANCE_CLI_TAKE_GROUP_BYTES", o.take_group_bytes);
   if (const char* v = lookup("LANCE_CLI_DECODE_TASKS"); v && *v) {
     const std::string s(v);
-    if (s == "inline") o.decode_mode = read::DecodeMode::inline_run;
-    else if (s == "pool") o.decode_mode = read::DecodeMode::pool;
-    else throw_usage("LANCE_CLI_DECODE_TASKS={} (expected inline or pool)", s);
+    if (s == "inline")
+      o.decode_mode = read::DecodeMode::inline_run;
+    else if (s == "pool")
+      o.decode_mode = read::DecodeMode::pool;
+    else
+      throw_usage("LANCE_CLI_DECODE_TASKS={} (expected inline or pool)", s);
   }
   if (const char* v = lookup("LANCE_CLI_CACHE_REP_INDEX")) {
     const std::string s(v);

@@ -29,7 +29,8 @@ constexpr uint64_t kMaxRangeRows = uint64_t{1} << 62;
 }  // namespace
 
 void RowListParser::fail(const std::string& what) const {
-  if (is_file_) throw_usage("{}: line {}: {} (expected row numbers and ranges, e.g. 0,17,100-199)", source_, line_, what);
+  if (is_file_)
+    throw_usage("{}: line {}: {} (expected row numbers and ranges, e.g. 0,17,100-199)", source_, line_, what);
   throw_usage("{} in {} (expected e.g. 0,17,100-199)", what, source_);
 }
 
@@ -65,7 +66,8 @@ void RowListParser::feed(std::string_view chunk, std::deque<RowSpan>& out) {
       partial_.append(chunk.substr(pos));
       // An item cannot be longer than two 20-digit numbers and some blanks; a longer one is
       // bad input, reported without holding an endless line in memory.
-      if (partial_.size() > 256) fail(fmt::format("bad row number '{}…'", trim(std::string_view(partial_).substr(0, 40))));
+      if (partial_.size() > 256)
+        fail(fmt::format("bad row number '{}…'", trim(std::string_view(partial_).substr(0, 40))));
       return;
     }
     if (partial_.empty()) {
@@ -104,8 +106,12 @@ RowList RowList::from_file(const std::string& path) {
 }
 
 RowList::RowList(RowList&& o) noexcept
-    : parser_(std::move(o.parser_)), fd_(o.fd_), owns_fd_(o.owns_fd_), eof_(o.eof_),
-      pending_(std::move(o.pending_)), pending_rows_(o.pending_rows_) {
+    : parser_(std::move(o.parser_)),
+      fd_(o.fd_),
+      owns_fd_(o.owns_fd_),
+      eof_(o.eof_),
+      pending_(std::move(o.pending_)),
+      pending_rows_(o.pending_rows_) {
   o.fd_ = -1;
   o.owns_fd_ = false;
 }
@@ -158,8 +164,10 @@ bool RowList::next(std::vector<uint64_t>& rows, uint64_t max_rows) {
     const uint64_t n = std::min<uint64_t>(s.count(), max_rows - rows.size());
     for (uint64_t i = 0; i < n; ++i) rows.push_back(s.first + i);
     pending_rows_ -= n;
-    if (n == s.count()) pending_.pop_front();
-    else s.first += n;
+    if (n == s.count())
+      pending_.pop_front();
+    else
+      s.first += n;
   }
   return !rows.empty();
 }

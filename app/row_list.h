@@ -80,7 +80,7 @@ class RowList {
   void fill(uint64_t want);
 
   RowListParser parser_;
-  int fd_ = -1;           ///< input being read; -1 when none (text, or at its end)
+  int fd_ = -1;  ///< input being read; -1 when none (text, or at its end)
   bool owns_fd_ = false;
   bool eof_ = false;
   std::deque<RowSpan> pending_;

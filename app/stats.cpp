@@ -54,24 +54,29 @@ std::string StatsReport::render(uint64_t rows_out) const {
     j["http_bytes"] = net.bytes.load();
     j["http_retries"] = net.retries.load();
     j["network_wait_ms"] = ms(net.wait_ns.load());
-    if (const uint64_t v = st.dataset_version.load()) j["version"] = v;
-    else j["version"] = nullptr;
+    if (const uint64_t v = st.dataset_version.load())
+      j["version"] = v;
+    else
+      j["version"] = nullptr;
     return j.dump() + "\n";
   }
   std::string network;
   if (net.requests.load() > 0)
-    network = fmt::format("network: {} HTTP requests, {} received, {} retries, {:.3f} ms waiting on the network\n",
-                          net.requests.load(), human_bytes(net.bytes.load()), net.retries.load(), ms(net.wait_ns.load()));
+    network =
+        fmt::format("network: {} HTTP requests, {} received, {} retries, {:.3f} ms waiting on the network\n",
+                    net.requests.load(), human_bytes(net.bytes.load()), net.retries.load(), ms(net.wait_ns.load()));
   const uint64_t version = st.dataset_version.load();
-  return (version ? fmt::format("read:  dataset version {}\n", version) : std::string()) + fmt::format(
-      "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
-      "time:  {:.3f} ms total; wall clock per stage: {:.3f} ms planning, {:.3f} ms waiting for I/O, "
-      "{:.3f} ms decoding, {:.3f} ms output\n"
-      "       summed over threads: {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
-      st.requests.load(), st.iops.load(), human_bytes(st.bytes_read.load()), st.bytes_read.load(),
-      st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_wall.wall_ns()),
-      ms(st.io_wait_wall.wall_ns()), ms(st.decode_wall.wall_ns()), ms(st.output_ns.load()), ms(st.plan_ns.load()),
-      ms(st.io_wait_ns.load()), ms(st.decode_ns.load())) + network;
+  return (version ? fmt::format("read:  dataset version {}\n", version) : std::string()) +
+         fmt::format(
+             "stats: {} requests, {} I/O operations, {} read ({} bytes), {} pages, {} chunks, {} rows out\n"
+             "time:  {:.3f} ms total; wall clock per stage: {:.3f} ms planning, {:.3f} ms waiting for I/O, "
+             "{:.3f} ms decoding, {:.3f} ms output\n"
+             "       summed over threads: {:.3f} ms planning, {:.3f} ms waiting for I/O, {:.3f} ms decoding\n",
+             st.requests.load(), st.iops.load(), human_bytes(st.bytes_read.load()), st.bytes_read.load(),
+             st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_wall.wall_ns()),
+             ms(st.io_wait_wall.wall_ns()), ms(st.decode_wall.wall_ns()), ms(st.output_ns.load()),
+             ms(st.plan_ns.load()), ms(st.io_wait_ns.load()), ms(st.decode_ns.load())) +
+         network;
 }
 
 void StatsReport::report(uint64_t rows_out) const {

@@ -60,7 +60,10 @@ void add_storage_option(CLI::App* cmd) {
 
 io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<std::string>& key_values) {
   io::StorageOptions o;
-  auto get = [&](const char* name) { auto v = env(name); return v && !v->empty() ? v : std::nullopt; };
+  auto get = [&](const char* name) {
+    auto v = env(name);
+    return v && !v->empty() ? v : std::nullopt;
+  };
 
   // 1. The profile.
   // AWS_PROFILE, else the older AWS_DEFAULT_PROFILE (AWS CLI v1, still honoured by v2 and botocore).
@@ -70,8 +73,9 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
   const auto home = get("HOME");
   const std::string cred_file = get("AWS_SHARED_CREDENTIALS_FILE").value_or(home ? *home + "/.aws/credentials" : "");
   const std::string config_file = get("AWS_CONFIG_FILE").value_or(home ? *home + "/.aws/config" : "");
-  auto config = config_file.empty() ? std::nullopt
-                                    : read_section(config_file, profile == "default" ? "default" : "profile " + profile);
+  auto config = config_file.empty()
+                    ? std::nullopt
+                    : read_section(config_file, profile == "default" ? "default" : "profile " + profile);
   auto creds = cred_file.empty() ? std::nullopt : read_section(cred_file, profile);
   if (explicit_profile && !config && !creds)
     throw_usage("{}={}: no such profile in {} or {}", profile_variable, profile,
@@ -80,11 +84,16 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
   for (const auto* section : {&config, &creds}) {
     if (!*section) continue;
     for (const auto& [k, v] : **section) {
-      if (k == "aws_access_key_id") o.access_key_id = v;
-      else if (k == "aws_secret_access_key") o.secret_access_key = v;
-      else if (k == "aws_session_token") o.session_token = v;
-      else if (k == "region") o.region = v;
-      else if (k == "endpoint_url") o.endpoint = v;
+      if (k == "aws_access_key_id")
+        o.access_key_id = v;
+      else if (k == "aws_secret_access_key")
+        o.secret_access_key = v;
+      else if (k == "aws_session_token")
+        o.session_token = v;
+      else if (k == "region")
+        o.region = v;
+      else if (k == "endpoint_url")
+        o.endpoint = v;
     }
   }
 
@@ -136,13 +145,15 @@ std::string redact_storage_option_secrets(std::string text, int argc, const char
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     std::string_view kv;
-    if (arg == kFlag && i + 1 < argc) kv = argv[i + 1];
+    if (arg == kFlag && i + 1 < argc)
+      kv = argv[i + 1];
     else if (arg.size() > kFlag.size() && arg.substr(0, kFlag.size()) == kFlag && arg[kFlag.size()] == '=')
       kv = arg.substr(kFlag.size() + 1);
     const auto eq = kv.find('=');
     if (eq == std::string_view::npos || eq + 1 == kv.size() || !names_secret(std::string(kv.substr(0, eq)))) continue;
     const std::string value(kv.substr(eq + 1));
-    for (auto at = text.find(value); at != std::string::npos; at = text.find(value, at + 3)) text.replace(at, value.size(), "***");
+    for (auto at = text.find(value); at != std::string::npos; at = text.find(value, at + 3))
+      text.replace(at, value.size(), "***");
   }
   return text;
 }

@@ -3,8 +3,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
@@ -36,9 +36,12 @@ bool is_terminal(int fd) { return ::isatty(fd) == 1; }
 
 bool use_color(int fd) {
   switch (color_mode()) {
-    case ColorMode::always: return true;
-    case ColorMode::never: return false;
-    case ColorMode::automatic: break;
+    case ColorMode::always:
+      return true;
+    case ColorMode::never:
+      return false;
+    case ColorMode::automatic:
+      break;
   }
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;
@@ -78,10 +81,14 @@ size_t utf8_sequence_length(std::string_view text, size_t i, uint32_t& code_poin
   const unsigned char lead = byte(i);
   size_t n;
   uint32_t cp, min;
-  if (lead >= 0xc2 && lead <= 0xdf) n = 2, cp = lead & 0x1f, min = 0x80;
-  else if (lead >= 0xe0 && lead <= 0xef) n = 3, cp = lead & 0x0f, min = 0x800;
-  else if (lead >= 0xf0 && lead <= 0xf4) n = 4, cp = lead & 0x07, min = 0x10000;
-  else return 0;
+  if (lead >= 0xc2 && lead <= 0xdf)
+    n = 2, cp = lead & 0x1f, min = 0x80;
+  else if (lead >= 0xe0 && lead <= 0xef)
+    n = 3, cp = lead & 0x0f, min = 0x800;
+  else if (lead >= 0xf0 && lead <= 0xf4)
+    n = 4, cp = lead & 0x07, min = 0x10000;
+  else
+    return 0;
   if (i + n > text.size()) return 0;
   for (size_t k = 1; k < n; ++k) {
     if ((byte(i + k) & 0xc0) != 0x80) return 0;

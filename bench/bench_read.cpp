@@ -61,16 +61,20 @@ Args parse(int argc, char** argv) {
     std::string k = argv[i];
     if (i + 1 >= argc) usage();
     std::string v = argv[++i];
-    if (k == "-c") a.columns = split(v, ',');
-    else if (k == "-n") a.iters = std::max(1, std::atoi(v.c_str()));
-    else if (k == "--batch-size") a.batch_size = std::strtoull(v.c_str(), nullptr, 10);
+    if (k == "-c")
+      a.columns = split(v, ',');
+    else if (k == "-n")
+      a.iters = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--batch-size")
+      a.batch_size = std::strtoull(v.c_str(), nullptr, 10);
     else if (k == "--rows-file") {
       std::ifstream f(v);
       std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
       for (char& c : text)
         if (c == '\n') c = ',';
       for (const auto& r : split(text, ',')) a.rows.push_back(std::strtoull(r.c_str(), nullptr, 10));
-    } else usage();
+    } else
+      usage();
   }
   if (a.mode == "take" && a.rows.empty()) usage();
   return a;

@@ -41,10 +41,18 @@ class LevelWriter {
     int cum = 0, depth = 0;
     for (size_t i = layers_.size(); i-- > 0;) {
       switch (layers_[i]) {
-        case pb::REPDEF_NULLABLE_ITEM: case pb::REPDEF_NULLABLE_LIST: null_def_[i] = cum + 1; break;
-        case pb::REPDEF_EMPTYABLE_LIST: empty_def_[i] = cum + 1; break;
-        case pb::REPDEF_NULL_AND_EMPTY_LIST: null_def_[i] = cum + 1, empty_def_[i] = cum + 2; break;
-        default: break;
+        case pb::REPDEF_NULLABLE_ITEM:
+        case pb::REPDEF_NULLABLE_LIST:
+          null_def_[i] = cum + 1;
+          break;
+        case pb::REPDEF_EMPTYABLE_LIST:
+          empty_def_[i] = cum + 1;
+          break;
+        case pb::REPDEF_NULL_AND_EMPTY_LIST:
+          null_def_[i] = cum + 1, empty_def_[i] = cum + 2;
+          break;
+        default:
+          break;
       }
       cum += lance::structural::def_levels_of(layers_[i]);
       if (lance::structural::is_list_layer(layers_[i])) depth_[i] = ++depth;

@@ -34,24 +34,48 @@ void write(const fs::path& p, const Bytes& b) {
 
 uint8_t type_selector(const TypePtr& t) {
   switch (t ? t->id : TypeId::null) {
-    case TypeId::int8: return 0;
-    case TypeId::int16: return 1;
-    case TypeId::int32: case TypeId::date32: case TypeId::time32: return 2;
-    case TypeId::int64: case TypeId::timestamp: case TypeId::date64: case TypeId::time64: case TypeId::duration: return 3;
-    case TypeId::uint8: return 4;
-    case TypeId::uint16: return 5;
-    case TypeId::uint32: return 6;
-    case TypeId::uint64: return 7;
-    case TypeId::float32: return 8;
-    case TypeId::float64: return 9;
-    case TypeId::boolean: return 10;
-    case TypeId::utf8: return 11;
-    case TypeId::large_utf8: return 12;
-    case TypeId::binary: return 13;
-    case TypeId::large_binary: return 14;
-    case TypeId::float16: return 15;
-    case TypeId::fixed_size_binary: return 16 + (t->byte_width == 2 ? 1 : t->byte_width == 4 ? 2 : t->byte_width >= 8 ? 3 : 0);
-    default: return 3;
+    case TypeId::int8:
+      return 0;
+    case TypeId::int16:
+      return 1;
+    case TypeId::int32:
+    case TypeId::date32:
+    case TypeId::time32:
+      return 2;
+    case TypeId::int64:
+    case TypeId::timestamp:
+    case TypeId::date64:
+    case TypeId::time64:
+    case TypeId::duration:
+      return 3;
+    case TypeId::uint8:
+      return 4;
+    case TypeId::uint16:
+      return 5;
+    case TypeId::uint32:
+      return 6;
+    case TypeId::uint64:
+      return 7;
+    case TypeId::float32:
+      return 8;
+    case TypeId::float64:
+      return 9;
+    case TypeId::boolean:
+      return 10;
+    case TypeId::utf8:
+      return 11;
+    case TypeId::large_utf8:
+      return 12;
+    case TypeId::binary:
+      return 13;
+    case TypeId::large_binary:
+      return 14;
+    case TypeId::float16:
+      return 15;
+    case TypeId::fixed_size_binary:
+      return 16 + (t->byte_width == 2 ? 1 : t->byte_width == 4 ? 2 : t->byte_width >= 8 ? 3 : 0);
+    default:
+      return 3;
   }
 }
 

@@ -59,7 +59,8 @@ class ScratchDataset {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!manifest_.empty()) fs::remove(manifest_, ec);
-    manifest_ = (dir_ / dataset::kVersionsDir / dataset::manifest_file_name(version, dataset::ManifestNaming::v2)).string();
+    manifest_ =
+        (dir_ / dataset::kVersionsDir / dataset::manifest_file_name(version, dataset::ManifestNaming::v2)).string();
     std::ofstream(manifest_, std::ios::binary | std::ios::trunc)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return manifest_;

@@ -42,10 +42,10 @@ class FuzzInput {
 
 /// An Arrow type picked by one byte: the leaf types page decoders see.
 inline TypePtr pick_type(uint8_t sel) {
-  static const TypeId ids[] = {TypeId::int8,    TypeId::int16,   TypeId::int32,   TypeId::int64,
-                               TypeId::uint8,   TypeId::uint16,  TypeId::uint32,  TypeId::uint64,
-                               TypeId::float32, TypeId::float64, TypeId::boolean, TypeId::utf8,
-                               TypeId::large_utf8, TypeId::binary, TypeId::large_binary, TypeId::float16};
+  static const TypeId ids[] = {TypeId::int8,       TypeId::int16,   TypeId::int32,        TypeId::int64,
+                               TypeId::uint8,      TypeId::uint16,  TypeId::uint32,       TypeId::uint64,
+                               TypeId::float32,    TypeId::float64, TypeId::boolean,      TypeId::utf8,
+                               TypeId::large_utf8, TypeId::binary,  TypeId::large_binary, TypeId::float16};
   if (sel >= 16 && sel < 20) return make_fixed_size_binary(1 << (sel - 16));
   return make_type(ids[sel % 16]);
 }

@@ -7,10 +7,10 @@
 namespace lance::testing {
 
 struct CliResult {
-  int exit_code = -1;   ///< exit status, or 128 + signal number when killed by a signal
+  int exit_code = -1;  ///< exit status, or 128 + signal number when killed by a signal
   std::string out;
   std::string err;
-  int term_signal = 0;  ///< the signal that ended the process (0: it exited)
+  int term_signal = 0;     ///< the signal that ended the process (0: it exited)
   bool timed_out = false;  ///< killed by run_cli_limited after its time bound
 };
 

@@ -15,19 +15,19 @@ std::vector<FileRegion> file_regions(const std::string& path) {
   const uint64_t size = file->file_size();
   std::vector<FileRegion> out;
   out.push_back({"footer", size - format::kFooterSize, format::kFooterSize, true});
-  out.push_back({"column metadata offset table", f.column_meta_offsets_start,
-                 f.num_columns * format::kOffsetEntrySize, true});
+  out.push_back(
+      {"column metadata offset table", f.column_meta_offsets_start, f.num_columns * format::kOffsetEntrySize, true});
   out.push_back({"global buffer offset table", f.global_buff_offsets_start,
                  f.num_global_buffers * format::kOffsetEntrySize, true});
   for (size_t i = 0; i < file->global_buffers().size(); ++i)
-    out.push_back({fmt::format("global buffer {}", i), file->global_buffers()[i].offset,
-                   file->global_buffers()[i].length, true});
+    out.push_back(
+        {fmt::format("global buffer {}", i), file->global_buffers()[i].offset, file->global_buffers()[i].length, true});
   for (const auto& col : file->columns()) {
-    out.push_back({fmt::format("column {} metadata", col.index), col.metadata_range.offset,
-                   col.metadata_range.length, true});
+    out.push_back(
+        {fmt::format("column {} metadata", col.index), col.metadata_range.offset, col.metadata_range.length, true});
     for (size_t b = 0; b < col.buffers.size(); ++b)
-      out.push_back({fmt::format("column {} buffer {}", col.index, b), col.buffers[b].offset, col.buffers[b].length,
-                     false});
+      out.push_back(
+          {fmt::format("column {} buffer {}", col.index, b), col.buffers[b].offset, col.buffers[b].length, false});
     for (size_t p = 0; p < col.pages.size(); ++p)
       for (size_t b = 0; b < col.pages[p].buffers.size(); ++b)
         out.push_back({fmt::format("column {} page {} buffer {}", col.index, p, b), col.pages[p].buffers[b].offset,
@@ -68,8 +68,8 @@ void flip_some(std::string& b, uint64_t from, uint64_t len, std::mt19937_64& rng
 
 }  // namespace
 
-std::vector<Variant> make_variants(const std::string& original, const std::vector<FileRegion>& regions,
-                                   uint64_t seed, int meta_flips, int data_flips) {
+std::vector<Variant> make_variants(const std::string& original, const std::vector<FileRegion>& regions, uint64_t seed,
+                                   int meta_flips, int data_flips) {
   std::mt19937_64 rng(seed);
   std::vector<Variant> out;
   for (const auto& r : pick_regions(regions, 10, rng)) {

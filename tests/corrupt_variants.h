@@ -40,8 +40,8 @@ struct Variant {
 /// region a truncation at its start and middle, a hole (region removed) and a fill with
 /// 0xFF; then `meta_flips` variants with bytes flipped in metadata regions and
 /// `data_flips` with bytes flipped in page buffers. Deterministic for a given `seed`.
-std::vector<Variant> make_variants(const std::string& original, const std::vector<FileRegion>& regions,
-                                   uint64_t seed, int meta_flips, int data_flips);
+std::vector<Variant> make_variants(const std::string& original, const std::vector<FileRegion>& regions, uint64_t seed,
+                                   int meta_flips, int data_flips);
 
 /// Variants of a file without known structure (manifests, deletion files): truncations
 /// and random byte flips.

@@ -59,7 +59,8 @@ std::string first_difference(const std::string& got, const std::string& want) {
   const auto g = lines(got), w = lines(want);
   for (size_t i = 0; i < std::max(g.size(), w.size()); ++i) {
     const std::string a = i < g.size() ? g[i] : "<missing>", b = i < w.size() ? w[i] : "<missing>";
-    if (a != b) return "line " + std::to_string(i + 1) + "\n  got:  " + a.substr(0, 400) + "\n  want: " + b.substr(0, 400);
+    if (a != b)
+      return "line " + std::to_string(i + 1) + "\n  got:  " + a.substr(0, 400) + "\n  want: " + b.substr(0, 400);
   }
   return got == want ? "" : "(trailing bytes differ)";
 }

@@ -13,11 +13,11 @@ namespace lance::testing {
 
 /// One data-file fixture of data/fixtures/index.json (entries of kind "file").
 struct FileFixture {
-  std::string name;     ///< e.g. "primitives-v2.1"
-  std::string table;    ///< the generator's table name, e.g. "primitives"
-  std::string version;  ///< format version, e.g. "2.1"
-  std::string file;     ///< absolute path of the .lance file
-  std::string golden;   ///< absolute path prefix of its goldens (+ ".jsonl", ".csv", ...)
+  std::string name;                  ///< e.g. "primitives-v2.1"
+  std::string table;                 ///< the generator's table name, e.g. "primitives"
+  std::string version;               ///< format version, e.g. "2.1"
+  std::string file;                  ///< absolute path of the .lance file
+  std::string golden;                ///< absolute path prefix of its goldens (+ ".jsonl", ".csv", ...)
   std::vector<std::string> columns;  ///< top-level column names
   uint64_t num_rows = 0;
   nlohmann::json entry;  ///< the whole index entry

@@ -14,9 +14,9 @@ inline bool under_ci() {
 }  // namespace lance::testing
 
 /// Ends the current test case: FAIL under CI=true, else WARN and return. `what` is a string literal.
-#define LANCE_MISSING_COMPONENT(what)                                       \
-  do {                                                                      \
+#define LANCE_MISSING_COMPONENT(what)                                         \
+  do {                                                                        \
     if (::lance::testing::under_ci()) FAIL(what " (required under CI=true)"); \
-    WARN(what ": skipped");                                                 \
-    return;                                                                 \
+    WARN(what ": skipped");                                                   \
+    return;                                                                   \
   } while (0)

@@ -68,13 +68,42 @@ TEST_CASE("C data interface: schema formats, names, flags, metadata", "[arrow][c
   REQUIRE(s.n_children == static_cast<int64_t>(b.fields.size()));
   std::map<std::string, std::string> formats;
   for (int64_t i = 0; i < s.n_children; ++i) formats[s.children[i]->name] = s.children[i]->format;
-  const std::map<std::string, std::string> want{
-      {"i8", "c"}, {"i16", "s"}, {"i32", "i"}, {"i64", "l"}, {"u8", "C"}, {"u16", "S"}, {"u32", "I"}, {"u64", "L"},
-      {"f16", "e"}, {"f32", "f"}, {"f64", "g"}, {"b", "b"}, {"s", "u"}, {"ls", "U"}, {"bin", "z"}, {"lbin", "Z"},
-      {"fsb", "w:3"}, {"d32", "tdD"}, {"d64", "tdm"}, {"t32", "tts"}, {"t32ms", "ttm"}, {"t64us", "ttu"},
-      {"t64", "ttn"}, {"ts", "tsu:UTC"}, {"ts_naive", "tss:"}, {"ts_ny", "tsn:America/New_York"}, {"dur", "tDm"},
-      {"dec", "d:10,2"}, {"dec256", "d:40,5,256"}, {"list", "+l"}, {"llist", "+L"}, {"fsl", "+w:2"}, {"st", "+s"},
-      {"map", "+m"}, {"dict", "c"}, {"nul", "n"}};
+  const std::map<std::string, std::string> want{{"i8", "c"},
+                                                {"i16", "s"},
+                                                {"i32", "i"},
+                                                {"i64", "l"},
+                                                {"u8", "C"},
+                                                {"u16", "S"},
+                                                {"u32", "I"},
+                                                {"u64", "L"},
+                                                {"f16", "e"},
+                                                {"f32", "f"},
+                                                {"f64", "g"},
+                                                {"b", "b"},
+                                                {"s", "u"},
+                                                {"ls", "U"},
+                                                {"bin", "z"},
+                                                {"lbin", "Z"},
+                                                {"fsb", "w:3"},
+                                                {"d32", "tdD"},
+                                                {"d64", "tdm"},
+                                                {"t32", "tts"},
+                                                {"t32ms", "ttm"},
+                                                {"t64us", "ttu"},
+                                                {"t64", "ttn"},
+                                                {"ts", "tsu:UTC"},
+                                                {"ts_naive", "tss:"},
+                                                {"ts_ny", "tsn:America/New_York"},
+                                                {"dur", "tDm"},
+                                                {"dec", "d:10,2"},
+                                                {"dec256", "d:40,5,256"},
+                                                {"list", "+l"},
+                                                {"llist", "+L"},
+                                                {"fsl", "+w:2"},
+                                                {"st", "+s"},
+                                                {"map", "+m"},
+                                                {"dict", "c"},
+                                                {"nul", "n"}};
   CHECK(formats == want);
   const ArrowSchema* i32 = s.children[2];
   CHECK(i32->flags == 0);  // not nullable
@@ -103,9 +132,9 @@ TEST_CASE("C data interface: schema formats, names, flags, metadata", "[arrow][c
 
 TEST_CASE("C data interface: arrays are zero-copy and hold their buffers until released", "[arrow][c-data]") {
   const RecordBatch b = every_type_batch(0);
-  const ArrayPtr s = b.columns[12];      // utf8 with a null
-  const ArrayPtr list = b.columns[29];   // list<int32>
-  const ArrayPtr dict = b.columns[34];   // dictionary<int8, utf8>
+  const ArrayPtr s = b.columns[12];     // utf8 with a null
+  const ArrayPtr list = b.columns[29];  // list<int32>
+  const ArrayPtr dict = b.columns[34];  // dictionary<int8, utf8>
   const long s_refs = s.use_count();
   const long list_child_refs = list->children[0].use_count();
   ArrowArray a;

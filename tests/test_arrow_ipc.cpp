@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 
 #include "Message_generated.h"
 #include "arrow/ipc_file_reader.h"
@@ -43,7 +43,8 @@ std::string write_ipc(const std::vector<RecordBatch>& batches, arrow::IpcWriteOp
 ByteView view_of(const std::string& s) { return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
 
 RecordBatch uint32_batch(const std::string& name, const std::vector<uint32_t>& values) {
-  return batch_of({field(name, make_type(TypeId::uint32), false)}, {fixed<uint32_t>(make_type(TypeId::uint32), values)});
+  return batch_of({field(name, make_type(TypeId::uint32), false)},
+                  {fixed<uint32_t>(make_type(TypeId::uint32), values)});
 }
 
 void check_same_fields(const std::vector<FieldPtr>& got, const std::vector<FieldPtr>& want) {
@@ -63,7 +64,8 @@ TEST_CASE("Arrow IPC stream round trip: every type, nulls, metadata", "[arrow]")
   const RecordBatch b0 = every_type_batch(0);
   const RecordBatch b1 = every_type_batch(1);  // another dictionary: replaced in the stream
   const std::map<std::string, std::string> md{{"origin", "lance-cli"}, {"empty", ""}};
-  for (auto compression : {arrow::IpcCompression::none, arrow::IpcCompression::zstd, arrow::IpcCompression::lz4_frame}) {
+  for (auto compression :
+       {arrow::IpcCompression::none, arrow::IpcCompression::zstd, arrow::IpcCompression::lz4_frame}) {
     DYNAMIC_SECTION("compression " << static_cast<int>(compression)) {
       arrow::IpcWriteOptions opts;
       opts.compression = compression;
@@ -202,7 +204,8 @@ TEST_CASE("Arrow IPC files: Lance deletion file and an arrow-js file", "[arrow]"
 TEST_CASE("Arrow IPC file integer column: our files, LZ4 and ZSTD, errors", "[arrow]") {
   std::vector<uint32_t> rows;
   for (uint32_t i = 0; i < 5000; i += 3) rows.push_back(i);
-  for (auto compression : {arrow::IpcCompression::none, arrow::IpcCompression::zstd, arrow::IpcCompression::lz4_frame}) {
+  for (auto compression :
+       {arrow::IpcCompression::none, arrow::IpcCompression::zstd, arrow::IpcCompression::lz4_frame}) {
     arrow::IpcWriteOptions opts;
     opts.file_format = true;
     opts.compression = compression;
@@ -226,9 +229,11 @@ TEST_CASE("Arrow IPC file integer column: our files, LZ4 and ZSTD, errors", "[ar
   auto with_null = batch_of({field("row_id", make_type(TypeId::int32), true)},
                             {fixed<int32_t>(make_type(TypeId::int32), {1, 2}, {1, 0})});
   CHECK(error_kind(write_ipc({with_null}, file)) == 4);
-  auto negative = batch_of({field("row_id", make_type(TypeId::int64), false)}, {fixed<int64_t>(make_type(TypeId::int64), {1, -2})});
+  auto negative =
+      batch_of({field("row_id", make_type(TypeId::int64), false)}, {fixed<int64_t>(make_type(TypeId::int64), {1, -2})});
   CHECK(error_kind(write_ipc({negative}, file)) == 4);
-  auto i64 = batch_of({field("row_id", make_type(TypeId::int64), false)}, {fixed<int64_t>(make_type(TypeId::int64), {1, 2})});
+  auto i64 =
+      batch_of({field("row_id", make_type(TypeId::int64), false)}, {fixed<int64_t>(make_type(TypeId::int64), {1, 2})});
   CHECK(error_kind(write_ipc({i64}, file)) == 0);
   // A stream is not a file; an empty input is not a file.
   CHECK(error_kind(write_ipc({i64})) == 4);
@@ -264,8 +269,7 @@ TEST_CASE("Arrow IPC reader: malformed input is an Error, never a crash", "[arro
       bad[i] = static_cast<char>(bad[i] ^ 0x41);
       survives([&] { arrow::read_ipc_stream(view_of(bad)); });
     }
-    for (size_t n = 0; n < bytes.size(); n += 7)
-      survives([&] { arrow::read_ipc_stream(view_of(bytes.substr(0, n))); });
+    for (size_t n = 0; n < bytes.size(); n += 7) survives([&] { arrow::read_ipc_stream(view_of(bytes.substr(0, n))); });
   }
 }
 

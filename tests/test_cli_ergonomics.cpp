@@ -10,19 +10,19 @@
 #include <unistd.h>
 
 #include <cctype>
-#include <future>
 #include <fstream>
+#include <future>
 #include <sstream>
 
-#include "missing_component.h"
+#include "../app/storage_config.h"
 #include "cli_env.h"
 #include "cli_runner.h"
-#include "../app/storage_config.h"
-#include "fixtures.h"
-#include "dataset/row_count.h"
-#include "format/file_reader.h"
-#include "output/table_writer.h"
 #include "common/read_stats.h"
+#include "dataset/row_count.h"
+#include "fixtures.h"
+#include "format/file_reader.h"
+#include "missing_component.h"
+#include "output/table_writer.h"
 #include "structural/page_decoder.h"
 
 using namespace lance::testing;
@@ -142,7 +142,7 @@ TEST_CASE("output file: -o writes into devices, FIFOs and links instead of repla
   CHECK(std::filesystem::is_symlink(link));
   CHECK(read_text(target) == expected);
   // An existing file keeps its permission bits.
-  struct stat st{};
+  struct stat st {};
   REQUIRE(::stat(target.c_str(), &st) == 0);
   CHECK((st.st_mode & 07777) == 0640);
   CHECK(dir.entries() == std::vector<std::string>{"link.csv", "target.csv"});
@@ -173,7 +173,8 @@ TEST_CASE("output file: -o writes into devices, FIFOs and links instead of repla
   CHECK(run_cli({"scan", sample(), "-n", "3", "-o", dir.path().string()}).exit_code == 2);
 }
 
-TEST_CASE("null text option: --null TEXT is encoded like a value: a separator or quote in it keeps the lines whole", "[cli][output]") {
+TEST_CASE("null text option: --null TEXT is encoded like a value: a separator or quote in it keeps the lines whole",
+          "[cli][output]") {
   const std::string ds = source_path("data/datasets/evolution");
   auto csv = run_cli({"scan", ds, "-n", "3", "-c", "id,nul", "-f", "csv", "--null", ","});
   INFO(csv.err);
@@ -192,7 +193,8 @@ TEST_CASE("numeric options are decimal: leading zeros do not make octal, 0x is r
   auto ten = run_cli({"scan", sample(), "-n", "010", "-c", "id", "-f", "csv", "--no-header"});
   CHECK(lines(ten.out).size() == 10);
   auto off = run_cli({"scan", sample(), "--offset", "010", "-n", "1", "-c", "id", "-f", "csv", "--no-header"});
-  CHECK(off.out == run_cli({"scan", sample(), "--offset", "10", "-n", "1", "-c", "id", "-f", "csv", "--no-header"}).out);
+  CHECK(off.out ==
+        run_cli({"scan", sample(), "--offset", "10", "-n", "1", "-c", "id", "-f", "csv", "--no-header"}).out);
   CHECK(run_cli({"scan", sample(), "-n", "08", "-c", "id", "-f", "null"}).exit_code == 0);
   auto hex = run_cli({"scan", sample(), "-n", "0x10"});
   CHECK(hex.exit_code == 2);
@@ -231,7 +233,8 @@ TEST_CASE("head: JSONL of the first 10 rows when piped - -n, -c, -f", "[cli][hea
 
   const std::string ds = source_path("data/datasets/appends");
   CHECK(run_cli({"head", ds, "-n", "5"}).out == run_cli({"scan", ds, "-n", "5"}).out);
-  CHECK(run_cli({"head", ds, "-n", "5", "--version", "1"}).out == run_cli({"scan", ds, "-n", "5", "--version", "1"}).out);
+  CHECK(run_cli({"head", ds, "-n", "5", "--version", "1"}).out ==
+        run_cli({"scan", ds, "-n", "5", "--version", "1"}).out);
   CHECK(run_cli({"head", sample(), "-f", "xml"}).exit_code == 2);
 }
 
@@ -243,12 +246,12 @@ TEST_CASE("head -f table: aligned columns cut to the terminal width", "[cli][hea
   std::istringstream in(t.out);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  REQUIRE(lines.size() == 6);  // header, rule, 4 rows
+  REQUIRE(lines.size() == 6);                     // header, rule, 4 rows
   CHECK(lines[0].rfind("    id  name", 0) == 0);  // numbers (and their header) right-aligned
   CHECK(contains(lines[0], "name"));
   CHECK(contains(lines[1], "──"));
   for (const auto& line : lines) CHECK(lance::output::display_width(line) <= 60);
-  CHECK(contains(t.out, "…"));    // something had to be cut to fit 60 columns
+  CHECK(contains(t.out, "…"));      // something had to be cut to fit 60 columns
   CHECK(!contains(t.out, "\x1b"));  // no colour when not on a terminal
   // The first row's id is right-aligned under its header.
   const std::string first_id = json::parse(run_cli({"head", sample(), "-n", "1"}).out)["id"].dump();
@@ -409,7 +412,7 @@ TEST_CASE("progress: a line on a terminal's stderr, erased at the end - -q turns
   CHECK(contains(r.tty, " / 2,000 rows"));
   CHECK(r.tty.size() >= 4);
   CHECK(r.tty.substr(r.tty.size() - 4) == "\r\x1b[K");  // erased at the end
-  CHECK(read_text(out) == want);                         // never on stdout
+  CHECK(read_text(out) == want);                        // never on stdout
 
   // -o FILE, take.
   auto t = run_in_pty("LANCE_CLI_PROGRESS_DELAY_MS=0 LANCE_CLI take " + s + " --rows 0-999 -o " + shell_quote(out));
@@ -501,9 +504,10 @@ TEST_CASE("usage errors from the option parser are one lance-cli line naming the
   CHECK(missing.err == "lance-cli: path is required (see lance-cli scan --help)\n");
   auto version = run_cli({"count", lance::testing::source_path("data/datasets/appends"), "--version", "-1"});
   CHECK(version.exit_code == 2);
-  CHECK_THAT(version.err, Catch::StartsWith("lance-cli: --version: takes a dataset version number") &&
-                              Catch::Contains("got '-1'"));
-  auto huge = run_cli({"scan", lance::testing::source_path("data/datasets/appends"), "--version", "99999999999999999999"});
+  CHECK_THAT(version.err,
+             Catch::StartsWith("lance-cli: --version: takes a dataset version number") && Catch::Contains("got '-1'"));
+  auto huge =
+      run_cli({"scan", lance::testing::source_path("data/datasets/appends"), "--version", "99999999999999999999"});
   CHECK(huge.exit_code == 2);
   CHECK_THAT(huge.err, Catch::Contains("got '99999999999999999999'"));
 }
@@ -598,7 +602,8 @@ TEST_CASE("a server that never answers: each retry is logged at -v, a long retry
   CHECK(q.exit_code == 1);
   CHECK(q.err.find("still retrying after") != std::string::npos);
   CHECK(q.err.find("retry 1 in") == std::string::npos);
-  auto v = run_cli({"-v", "count", url, "--storage-option", "timeout=1s", "--storage-option", "client_retry_timeout=7s"});
+  auto v =
+      run_cli({"-v", "count", url, "--storage-option", "timeout=1s", "--storage-option", "client_retry_timeout=7s"});
   INFO(v.err);
   CHECK(v.exit_code == 1);
   CHECK(v.err.find("retry 1 in") != std::string::npos);

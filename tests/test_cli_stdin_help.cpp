@@ -18,9 +18,13 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 TEST_CASE("PATH - reads a data file from standard input, like the file itself", "[cli][stdin]") {
   const std::string file = source_path("data/sample/products.lance");
   const std::string bytes = read_text(file);
-  for (const std::vector<std::string>& command :
-       {std::vector<std::string>{"scan", "-f", "csv"}, {"take", "--rows", "5,0,1999"}, {"count"}, {"head", "-n", "3"},
-        {"schema", "--json"}, {"inspect", "meta", "--json"}, {"inspect", "pages", "-c", "name"}}) {
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"scan", "-f", "csv"},
+                                                  {"take", "--rows", "5,0,1999"},
+                                                  {"count"},
+                                                  {"head", "-n", "3"},
+                                                  {"schema", "--json"},
+                                                  {"inspect", "meta", "--json"},
+                                                  {"inspect", "pages", "-c", "name"}}) {
     // The path goes after the command words (after `inspect meta`).
     const size_t at = command[0] == "inspect" ? 2 : 1;
     std::vector<std::string> with_file = command, with_stdin = command;

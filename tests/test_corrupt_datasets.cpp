@@ -7,9 +7,9 @@
 // "lance-cli: …". Never a signal, a hang or an allocation beyond the bound.
 // Where the damage must not matter (the hint file, names that are not manifests), the output
 // must equal the intact dataset's.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <catch2/catch.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,8 +108,8 @@ TEST_CASE("Corrupt dataset manifests end with a typed error", "[corrupt][dataset
     const char* name;
     uint64_t latest;
   };
-  for (const Case& c : {Case{"appends", 7}, Case{"bitmap", 4}, Case{"evolution", 5}, Case{"v2_0", 5},
-                        Case{"know/history", 12}}) {
+  for (const Case& c :
+       {Case{"appends", 7}, Case{"bitmap", 4}, Case{"evolution", 5}, Case{"v2_0", 5}, Case{"know/history", 12}}) {
     const fs::path ds = copy_dataset(dir, c.name);
     const fs::path m = manifest_path(ds, c.latest);
     REQUIRE(fs::exists(m));
@@ -169,9 +169,9 @@ TEST_CASE("latest_version_hint.json is only a hint: damaged, it changes nothing"
   const CliResult intact = run_cli({"scan", ds.string(), "-f", "jsonl"});
   REQUIRE(intact.exit_code == 0);
   std::vector<Variant> variants = make_blind_variants(original, 7, 10);
-  for (const char* text : {"", "{", "null", "[]", "{\"version\": -1}", "{\"version\": 1e400}",
-                           "{\"version\": 18446744073709551616}", "{\"version\": \"7\"}", "{\"version\": 1}",
-                           "{\"version\": 99}", "{\"version\": 0}", "\xff\xfe\x00garbage"})
+  for (const char* text :
+       {"", "{", "null", "[]", "{\"version\": -1}", "{\"version\": 1e400}", "{\"version\": 18446744073709551616}",
+        "{\"version\": \"7\"}", "{\"version\": 1}", "{\"version\": 99}", "{\"version\": 0}", "\xff\xfe\x00garbage"})
     variants.push_back({fmt::format("replaced by '{}'", text), text});
   variants.push_back({"100000 nested arrays", std::string(100000, '[')});
   variants.push_back({"1 MiB of digits", "{\"version\": " + std::string(1 << 20, '9') + "}"});
@@ -189,10 +189,14 @@ TEST_CASE("latest_version_hint.json is only a hint: damaged, it changes nothing"
   // Not a file at all: a directory, a dangling link, a link to itself, a FIFO.
   fs::remove(hint);
   for (const char* kind : {"directory", "dangling link", "link loop", "fifo"}) {
-    if (std::string(kind) == "directory") fs::create_directory(hint);
-    else if (std::string(kind) == "dangling link") fs::create_symlink(ds / "nowhere.json", hint);
-    else if (std::string(kind) == "link loop") fs::create_symlink(hint, hint);
-    else REQUIRE(mkfifo(hint.c_str(), 0600) == 0);  // opening it for reading must not wait for a writer
+    if (std::string(kind) == "directory")
+      fs::create_directory(hint);
+    else if (std::string(kind) == "dangling link")
+      fs::create_symlink(ds / "nowhere.json", hint);
+    else if (std::string(kind) == "link loop")
+      fs::create_symlink(hint, hint);
+    else
+      REQUIRE(mkfifo(hint.c_str(), 0600) == 0);  // opening it for reading must not wait for a writer
     const CliResult r = check_run({"scan", ds.string(), "-f", "jsonl"}, std::string("hint is a ") + kind);
     CHECK(r.exit_code == 0);
     CHECK(r.out == intact.out);
@@ -291,22 +295,29 @@ TEST_CASE("A _versions/ full of garbage names reads the real versions", "[corrup
     };
     for (const Bad& b : {Bad{"100.manifest", "empty"}, Bad{"101.manifest", "random"},
                          Bad{"00000000000000000007.manifest", "random"}, Bad{"102.manifest", "directory"},
-                         Bad{"103.manifest", "dangling"}, Bad{"104.manifest", "loop"},
-                         Bad{"105.manifest", "fifo"}}) {
+                         Bad{"103.manifest", "dangling"}, Bad{"104.manifest", "loop"}, Bad{"105.manifest", "fifo"}}) {
       const fs::path p = vdir / b.name;
       const std::string what = b.what;
-      if (what == "empty") write_file(p, "");
-      else if (what == "random") write_file(p, std::string(100, '\x5a') + "LANC");
-      else if (what == "directory") fs::create_directory(p);
-      else if (what == "dangling") fs::create_symlink(vdir / "nowhere", p);
-      else if (what == "loop") fs::create_symlink(p, p);
-      else REQUIRE(mkfifo(p.c_str(), 0600) == 0);  // a reader that opens it must not block forever
+      if (what == "empty")
+        write_file(p, "");
+      else if (what == "random")
+        write_file(p, std::string(100, '\x5a') + "LANC");
+      else if (what == "directory")
+        fs::create_directory(p);
+      else if (what == "dangling")
+        fs::create_symlink(vdir / "nowhere", p);
+      else if (what == "loop")
+        fs::create_symlink(p, p);
+      else
+        REQUIRE(mkfifo(p.c_str(), 0600) == 0);  // a reader that opens it must not block forever
       const std::string label = fmt::format("{} ({})", b.name, b.what);
       const CliResult r = check_run({"scan", ds.string(), "-f", "jsonl"}, label);
       // A directory is not a manifest (the listing skips it, as an object store's would):
       // the real latest version is read. Everything else named like a manifest is an error.
-      if (what == "directory") CHECK(r.exit_code == 0);
-      else CHECK(r.exit_code != 0);
+      if (what == "directory")
+        CHECK(r.exit_code == 0);
+      else
+        CHECK(r.exit_code != 0);
       check_run({"count", ds.string()}, label);
       check_run({"inspect", "versions", ds.string()}, label);
       const CliResult r1 = check_run({"scan", ds.string(), "--version", "1", "-f", "jsonl"}, label + ", v1");

@@ -3,8 +3,8 @@
 // (all columns) and taken from by the real binary, which must end with exit 0, 3
 // (unsupported) or 4 (corrupt) and one error line naming the file — within a time bound,
 // under a memory bound (RLIMIT_AS, non-sanitizer builds), never killed by a signal.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -61,8 +61,7 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
     const auto regions = file_regions(src);
     const uint64_t rows = lance::format::FileReader::open(src)->num_rows();
     const int scale = sanitizer_build() ? 2 : 1;  // ASan runs are several times slower
-    auto variants = make_variants(original, regions, stable_seed(name), meta_flips / scale,
-                                  data_flips / scale);
+    auto variants = make_variants(original, regions, stable_seed(name), meta_flips / scale, data_flips / scale);
     for (size_t i = 0; i < variants.size(); ++i) {
       if (sanitizer_build() && i % 4 >= 2 && i < 40) continue;  // half of the structural ones
       const auto& v = variants[i];
@@ -87,14 +86,14 @@ void run_file_suite(const std::vector<std::string>& fixtures, int meta_flips, in
 }  // namespace
 
 TEST_CASE("Corrupt 2.0 files end with a typed error", "[corrupt][v2_0]") {
-  run_file_suite({"v20_ints-v2.0.lance", "v20_strings-v2.0.lance", "v20_dict-v2.0.lance",
-                  "v20_nested_lists-v2.0.lance", "v20_compression-v2.0.lance", "v20_packed-v2.0.lance"},
+  run_file_suite({"v20_ints-v2.0.lance", "v20_strings-v2.0.lance", "v20_dict-v2.0.lance", "v20_nested_lists-v2.0.lance",
+                  "v20_compression-v2.0.lance", "v20_packed-v2.0.lance"},
                  10, 8);
 }
 
 TEST_CASE("Corrupt 2.1 files end with a typed error", "[corrupt][v2_1]") {
-  run_file_suite({"enc_fullzip-v2.1.lance", "enc_constant-v2.1.lance", "nested_lists-v2.1.lance",
-                  "enc_rle-v2.1.lance", "enc_blob-v2.1.lance"},
+  run_file_suite({"enc_fullzip-v2.1.lance", "enc_constant-v2.1.lance", "nested_lists-v2.1.lance", "enc_rle-v2.1.lance",
+                  "enc_blob-v2.1.lance"},
                  10, 8);
 }
 
@@ -130,8 +129,7 @@ TEST_CASE("A dataset with corrupt manifests, deletion files or data files ends w
       variants = make_variants(original, file_regions(t.string()), stable_seed(t.filename().string()),
                                sanitizer_build() ? 3 : 6, sanitizer_build() ? 2 : 4);
     } else {
-      variants = make_blind_variants(original, stable_seed(t.filename().string()),
-                                     sanitizer_build() ? 5 : 10);
+      variants = make_blind_variants(original, stable_seed(t.filename().string()), sanitizer_build() ? 5 : 10);
     }
     for (const auto& v : variants) {
       write_file(t, v.bytes);

@@ -114,8 +114,8 @@ TEST_CASE("dataset scan: limit and offset across fragments and deletions", "[dat
     }
     for (auto [off, lim] : cases) {
       DYNAMIC_SECTION(v.label() << " offset " << off << " limit " << lim) {
-        auto r = run_cli(concat({"scan", v.dir, "--offset", std::to_string(off), "-n", std::to_string(lim), "-f", "jsonl",
-                                 "--batch-size", "3"},
+        auto r = run_cli(concat({"scan", v.dir, "--offset", std::to_string(off), "-n", std::to_string(lim), "-f",
+                                 "jsonl", "--batch-size", "3"},
                                 v.version_args()));
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
@@ -175,7 +175,8 @@ TEST_CASE("dataset take returns rows in the order asked, repeats included", "[da
     rows.push_back(v.num_rows / 2);
     rows.push_back(v.num_rows / 2);
     DYNAMIC_SECTION(v.label() << " take " << join_rows(rows)) {
-      auto r = run_cli(concat({"take", v.dir, "--rows", join_rows(rows), "-f", "jsonl", "--batch-size", "4"}, v.version_args()));
+      auto r = run_cli(
+          concat({"take", v.dir, "--rows", join_rows(rows), "-f", "jsonl", "--batch-size", "4"}, v.version_args()));
       INFO(r.err);
       REQUIRE(r.exit_code == 0);
       std::string expect;

@@ -32,7 +32,8 @@ struct DatasetCopy {
   fs::path dir;
   explicit DatasetCopy(const std::string& name) {
     static int counter = 0;
-    dir = fs::temp_directory_path() / ("lance-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)) / name;
+    dir = fs::temp_directory_path() /
+          ("lance-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)) / name;
     fs::create_directories(dir.parent_path());
     fs::copy(source_path("data/datasets/" + name), dir, fs::copy_options::recursive);
   }
@@ -330,12 +331,15 @@ TEST_CASE("mutated manifests and deletion files never crash the parsers", "[data
   for (const std::string* original : {&manifest, &arrow_file}) {
     for (int round = 0; round < 400; ++round) {
       lance::Bytes b(original->begin(), original->end());
-      if (round % 5 == 4) b.resize(next() % b.size());
+      if (round % 5 == 4)
+        b.resize(next() % b.size());
       else
         for (int k = 0; k < 1 + round % 3; ++k) b[next() % b.size()] ^= static_cast<uint8_t>(1u << (next() % 8));
       try {
-        if (original == &manifest) (void)parse_manifest(lance::ByteView(b), "mutated.manifest");
-        else (void)parse_deletion_arrow(lance::ByteView(b), 20);
+        if (original == &manifest)
+          (void)parse_manifest(lance::ByteView(b), "mutated.manifest");
+        else
+          (void)parse_deletion_arrow(lance::ByteView(b), 20);
       } catch (const lance::Error&) {
       }
     }

@@ -46,10 +46,10 @@ TEST_CASE("FastLanes: T=8 W=8 is the identity and T=16 W=16 interleaves rows", "
   put_word(chunk16, 16, 16);
   for (uint32_t word = 0; word < 1024; ++word) put_word(chunk16, 16, 50000 + word);
   const Bytes out16 = unpack_inline_bitpacking(ByteView(chunk16), 16, 1024, true);
-  REQUIRE(word_at(out16, 16, 0) == 50000);      // row 0, lane 0
-  REQUIRE(word_at(out16, 16, 128) == 50064);    // row 1, lane 0 → word 64
-  REQUIRE(word_at(out16, 16, 64) == 50512);     // row 8 (FL_ORDER[1]=4 → +64), lane 0 → word 512
-  REQUIRE(word_at(out16, 16, 64 + 5) == 50517); // row 8, lane 5
+  REQUIRE(word_at(out16, 16, 0) == 50000);                    // row 0, lane 0
+  REQUIRE(word_at(out16, 16, 128) == 50064);                  // row 1, lane 0 → word 64
+  REQUIRE(word_at(out16, 16, 64) == 50512);                   // row 8 (FL_ORDER[1]=4 → +64), lane 0 → word 512
+  REQUIRE(word_at(out16, 16, 64 + 5) == 50517);               // row 8, lane 5
   REQUIRE(word_at(out16, 16, 1023) == 50000 + 64 * 15 + 63);  // row 15 → 64+7·128, lane 63
 }
 

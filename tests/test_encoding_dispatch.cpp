@@ -73,7 +73,8 @@ TEST_CASE("decode_levels widens 8/16/32/64-bit values and rejects > 65535", "[en
 }
 
 TEST_CASE("describe renders whole trees on one line", "[encoding][dispatch]") {
-  REQUIRE(describe(general(pb::COMPRESSION_ALGORITHM_ZSTD, variable(32))) == "General(zstd) › Variable(offsets: Flat(32))");
+  REQUIRE(describe(general(pb::COMPRESSION_ALGORITHM_ZSTD, variable(32))) ==
+          "General(zstd) › Variable(offsets: Flat(32))");
   REQUIRE(describe(rle(32)) == "Rle(values: Flat(32), run_lengths: Flat(8))");
   REQUIRE(describe(inline_bitpacking(64)) == "InlineBitpacking(64)");
   pb::CompressiveEncoding leveled = general(pb::COMPRESSION_ALGORITHM_ZSTD, flat(64));

@@ -152,7 +152,9 @@ TEST_CASE("General per-value: every value is its own frame", "[encoding][general
   for (auto scheme : {pb::COMPRESSION_ALGORITHM_ZSTD, pb::COMPRESSION_ALGORITHM_LZ4}) {
     std::vector<Bytes> frames;
     for (const auto& p : plain) {
-      frames.push_back(p.empty() ? Bytes{} : scheme == pb::COMPRESSION_ALGORITHM_ZSTD ? zstd_prefixed(p) : lz4_prefixed(p));
+      frames.push_back(p.empty()                                  ? Bytes{}
+                       : scheme == pb::COMPRESSION_ALGORITHM_ZSTD ? zstd_prefixed(p)
+                                                                  : lz4_prefixed(p));
     }
     const auto out = decode_variable_per_value(general(scheme, variable(64)), variable_block64(frames));
     REQUIRE(out.num_values == 3);

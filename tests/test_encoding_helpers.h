@@ -23,17 +23,17 @@ using lance::Bytes;
 using lance::ByteView;
 
 /// Runs `expr` and requires it to throw a `lance::Error` of the given kind.
-#define REQUIRE_LANCE_ERROR(expr, error_kind)                                  \
-  do {                                                                         \
-    bool thrown_ = false;                                                      \
-    try {                                                                      \
-      (void)(expr);                                                            \
-    } catch (const lance::Error& e_) {                                         \
-      thrown_ = true;                                                          \
-      INFO(e_.what());                                                         \
-      REQUIRE(e_.kind() == (error_kind));                                      \
-    }                                                                          \
-    REQUIRE(thrown_);                                                          \
+#define REQUIRE_LANCE_ERROR(expr, error_kind) \
+  do {                                        \
+    bool thrown_ = false;                     \
+    try {                                     \
+      (void)(expr);                           \
+    } catch (const lance::Error& e_) {        \
+      thrown_ = true;                         \
+      INFO(e_.what());                        \
+      REQUIRE(e_.kind() == (error_kind));     \
+    }                                         \
+    REQUIRE(thrown_);                         \
   } while (0)
 #define REQUIRE_CORRUPT(expr) REQUIRE_LANCE_ERROR(expr, lance::ErrorKind::corrupt)
 #define REQUIRE_UNSUPPORTED(expr) REQUIRE_LANCE_ERROR(expr, lance::ErrorKind::unsupported)

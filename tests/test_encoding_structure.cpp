@@ -29,7 +29,7 @@ TEST_CASE("FixedSizeList mini-block with item validity: validity buffers first",
   // inner layer over rows·6 bits.
   const auto enc = fsl(3, true, fsl(2, true, flat(16)));
   const uint64_t rows = 3;
-  Bytes outer_validity{0b11011011, 0b1};  // 9 bits
+  Bytes outer_validity{0b11011011, 0b1};   // 9 bits
   Bytes inner_validity{0xff, 0xf0, 0x03};  // 18 bits
   Bytes data;
   for (int i = 0; i < 18; ++i) put<uint16_t>(data, static_cast<uint16_t>(i * 10));
@@ -41,7 +41,8 @@ TEST_CASE("FixedSizeList mini-block with item validity: validity buffers first",
   REQUIRE(b.data == data);
   std::array<ByteView, 2> too_few{ByteView(outer_validity), ByteView(data)};
   REQUIRE_CORRUPT(decode_miniblock(enc, too_few, rows));
-  std::array<ByteView, 3> short_validity{ByteView(outer_validity).slice(0, 1), ByteView(inner_validity), ByteView(data)};
+  std::array<ByteView, 3> short_validity{ByteView(outer_validity).slice(0, 1), ByteView(inner_validity),
+                                         ByteView(data)};
   REQUIRE_CORRUPT(decode_miniblock(enc, short_validity, rows));
   REQUIRE(describe(enc) == "FixedSizeList(3, item validity) › FixedSizeList(2, item validity) › Flat(16)");
 }

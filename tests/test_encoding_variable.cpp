@@ -63,7 +63,8 @@ TEST_CASE("Variable block: 32-bit form from the map, 64-bit form, legacy form", 
   Bytes b32;
   for (uint32_t v : {32u, 24u, 0u, 5u, 9u, 13u}) put<uint32_t>(b32, v);
   for (char c : std::string("ERRORINFOWARN")) b32.push_back(static_cast<uint8_t>(c));
-  REQUIRE(strings_of(decode_block(variable(32), ByteView(b32), 3)) == std::vector<std::string>{"ERROR", "INFO", "WARN"});
+  REQUIRE(strings_of(decode_block(variable(32), ByteView(b32), 3)) ==
+          std::vector<std::string>{"ERROR", "INFO", "WARN"});
 
   Bytes b64;
   for (uint64_t v : {64ull, 48ull, 0ull, 2ull, 2ull, 5ull}) put<uint64_t>(b64, v);

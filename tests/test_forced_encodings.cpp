@@ -18,11 +18,10 @@
 
 #include <unistd.h>
 
-
 #include "cli_runner.h"
-#include "fixtures.h"
 #include "encoding/decompress.h"
 #include "file2.pb.h"
+#include "fixtures.h"
 #include "format/file_reader.h"
 #include "io/file.h"
 #include "read/row_reader.h"
@@ -68,7 +67,8 @@ std::string describe_fullzip(const pb::FullZipLayout& z) {
   std::string s = "full-zip(values: " + lance::encoding::describe(z.value_compression());
   s += fmt::format("; bits_rep={} bits_def={}", z.bits_rep(), z.bits_def());
   if (z.details_case() == pb::FullZipLayout::kBitsPerValue) s += fmt::format(" bits_per_value={}", z.bits_per_value());
-  if (z.details_case() == pb::FullZipLayout::kBitsPerOffset) s += fmt::format(" bits_per_offset={}", z.bits_per_offset());
+  if (z.details_case() == pb::FullZipLayout::kBitsPerOffset)
+    s += fmt::format(" bits_per_offset={}", z.bits_per_offset());
   return s + ")";
 }
 
@@ -76,8 +76,10 @@ std::string describe_fullzip(const pb::FullZipLayout& z) {
 /// (`has_large_chunk` is left out: it follows the file version and is checked on its own).
 std::string describe_layout(const pb::PageLayout& layout) {
   switch (layout.layout_case()) {
-    case pb::PageLayout::kMiniBlockLayout: return describe_miniblock(layout.mini_block_layout());
-    case pb::PageLayout::kFullZipLayout: return describe_fullzip(layout.full_zip_layout());
+    case pb::PageLayout::kMiniBlockLayout:
+      return describe_miniblock(layout.mini_block_layout());
+    case pb::PageLayout::kFullZipLayout:
+      return describe_fullzip(layout.full_zip_layout());
     case pb::PageLayout::kConstantLayout: {
       const auto& c = layout.constant_layout();
       if (c.has_inline_value()) return fmt::format("constant(inline {} bytes)", c.inline_value().size());
@@ -88,7 +90,8 @@ std::string describe_layout(const pb::PageLayout& layout) {
       const bool nullable = b.layers_size() > 0 && b.layers(0) == pb::REPDEF_NULLABLE_ITEM;
       return fmt::format("blob({}inner: {})", nullable ? "nullable, " : "", describe_layout(b.inner_layout()));
     }
-    default: return "other layout";
+    default:
+      return "other layout";
   }
 }
 
@@ -149,12 +152,24 @@ const std::vector<Expect>& expectations() {
       {"enc_general_strings", "b_zstd", all, {"mini-block(values: General(zstd) › Variable(offsets: Flat(32)); def: "}},
       {"enc_general_strings", "b_lz4", all, {"mini-block(values: General(lz4) › Variable(offsets: Flat(64)); def: "}},
       {"enc_general_strings", "s_none", all, {"mini-block(values: Variable(offsets: Flat(32)); def: "}},
-      {"enc_general_strings", "l_i32_zstd", all, {"mini-block(values: General(zstd) › ByteStreamSplit › Flat(32); rep: "}},
+      {"enc_general_strings",
+       "l_i32_zstd",
+       all,
+       {"mini-block(values: General(zstd) › ByteStreamSplit › Flat(32); rep: "}},
       {"enc_general_strings", "l_s_lz4", all, {"mini-block(values: General(lz4) › Variable(offsets: Flat(32)); rep: "}},
       // --- general compression per full-zip value: always zstd, even for compression=lz4 ---
-      {"enc_general_fullzip", "s_zstd", all, {"full-zip(values: General(zstd level 0) › Variable(offsets: Flat(32)); bits_rep=0 bits_def=1"}},
-      {"enc_general_fullzip", "b_lz4", all, {"full-zip(values: General(zstd level 0) › Variable(offsets: Flat(32)); bits_rep=0 bits_def=1"}},
-      {"enc_general_fullzip", "ls_zstd", all, {"full-zip(values: General(zstd level 0) › Variable(offsets: Flat(64)); bits_rep=1 bits_def=2"}},
+      {"enc_general_fullzip",
+       "s_zstd",
+       all,
+       {"full-zip(values: General(zstd level 0) › Variable(offsets: Flat(32)); bits_rep=0 bits_def=1"}},
+      {"enc_general_fullzip",
+       "b_lz4",
+       all,
+       {"full-zip(values: General(zstd level 0) › Variable(offsets: Flat(32)); bits_rep=0 bits_def=1"}},
+      {"enc_general_fullzip",
+       "ls_zstd",
+       all,
+       {"full-zip(values: General(zstd level 0) › Variable(offsets: Flat(64)); bits_rep=1 bits_def=2"}},
       // --- byte-stream-split ---
       {"enc_bss_f32", "on_z", all, {"mini-block(values: General(zstd) › ByteStreamSplit › Flat(32))"}},
       {"enc_bss_f32", "on_l", all, {"mini-block(values: General(lz4) › ByteStreamSplit › Flat(32))"}},
@@ -208,9 +223,15 @@ const std::vector<Expect>& expectations() {
       // --- forced full-zip on narrow values ---
       {"enc_fullzip", "i32", all, {"full-zip(values: Flat(32); bits_rep=0 bits_def=1 bits_per_value=32)"}},
       {"enc_fullzip", "u8", all, {"full-zip(values: Flat(8); bits_rep=0 bits_def=0 bits_per_value=8)"}},
-      {"enc_fullzip", "s", all, {"full-zip(values: Variable(offsets: Flat(32)); bits_rep=0 bits_def=1 bits_per_offset=32)"}},
+      {"enc_fullzip",
+       "s",
+       all,
+       {"full-zip(values: Variable(offsets: Flat(32)); bits_rep=0 bits_def=1 bits_per_offset=32)"}},
       {"enc_fullzip", "l_i32", all, {"full-zip(values: Flat(32); bits_rep=1 bits_def=2 bits_per_value=32)"}},
-      {"enc_fullzip", "fsl", all, {"full-zip(values: FixedSizeList(3, item validity) › Flat(32); bits_rep=0 bits_def=1"}},
+      {"enc_fullzip",
+       "fsl",
+       all,
+       {"full-zip(values: FixedSizeList(3, item validity) › Flat(32); bits_rep=0 bits_def=1"}},
       {"enc_fullzip", "st", all, {"full-zip(values: Flat(32); bits_rep=0 bits_def=2 bits_per_value=32)"}},
       {"enc_fullzip", "st", all, {"full-zip(values: Variable(offsets: Flat(32)); bits_rep=0 bits_def=2"}, {}, 1},
       {"enc_fullzip", "l_l", all, {"full-zip(values: Flat(32); bits_rep=2 bits_def=3 bits_per_value=32)"}},
@@ -229,11 +250,19 @@ const std::vector<Expect>& expectations() {
       {"enc_packed", "ps_nn", all, {"mini-block(values: PackedStruct(bits: 16+64+128) › Flat(208))"}},
       {"enc_packed", "ps_legacy_key", all, {"mini-block(values: PackedStruct(bits: 32+32) › Flat(64))"}},
       {"enc_packed", "l_ps", all, {"mini-block(values: PackedStruct(bits: 16+32) › Flat(48); rep: "}},
-      {"enc_packed_var", "vps", v22plus,
-       {"full-zip(values: VariablePackedStruct(Flat(32) [32 bits], Variable(offsets: Flat(32)) [32-bit length], Flat(32) [32 bits])"}},
-      {"enc_packed_var", "vps_kv", v22plus,
-       {"full-zip(values: VariablePackedStruct(Variable(offsets: Flat(64)) [64-bit length], Variable(offsets: Flat(32)) [32-bit length])"}},
-      {"enc_packed_var", "vps_fsl", v22plus,
+      {"enc_packed_var",
+       "vps",
+       v22plus,
+       {"full-zip(values: VariablePackedStruct(Flat(32) [32 bits], Variable(offsets: Flat(32)) [32-bit length], "
+        "Flat(32) [32 bits])"}},
+      {"enc_packed_var",
+       "vps_kv",
+       v22plus,
+       {"full-zip(values: VariablePackedStruct(Variable(offsets: Flat(64)) [64-bit length], Variable(offsets: "
+        "Flat(32)) [32-bit length])"}},
+      {"enc_packed_var",
+       "vps_fsl",
+       v22plus,
        {"full-zip(values: VariablePackedStruct(Flat(32) [32 bits], FixedSizeList(2) › Flat(32) [64 bits])"}},
       // --- constant layout (2.2+): inline value, or a value buffer (1 or 3 buffers) ---
       {"enc_constant", "i64", v22plus, {"constant(inline 8 bytes) 0 buffers"}},
@@ -282,8 +311,8 @@ std::vector<lance::structural::MiniBlockChunkInfo> miniblock_chunks(const lance:
   const auto& mb = page.layout->mini_block_layout();
   REQUIRE(mb.repetition_index_depth() == 0);
   lance::Bytes meta = file.io().read_range(page.buffers.at(0));
-  return lance::structural::parse_miniblock_chunks(meta, mb.has_large_chunk(), mb.num_items(), page.buffers.at(1).length,
-                                                   lance::ByteView(), 0, page.num_rows);
+  return lance::structural::parse_miniblock_chunks(meta, mb.has_large_chunk(), mb.num_items(),
+                                                   page.buffers.at(1).length, lance::ByteView(), 0, page.num_rows);
 }
 
 /// Column `column` of every row of a jsonl golden.
@@ -396,10 +425,12 @@ TEST_CASE("forced-encoding fixtures: print the layouts", "[.forced-dump]") {
       for (size_t l = 0; l < leaves.size(); ++l)
         for (const auto& d : page_layouts(*file, field.name, l))
           std::printf("%s %s[%zu] %s\n", fx.name.c_str(), field.name.c_str(), l, d.c_str());
-      if ((fx.table == "enc_minichunk" || fx.table == "enc_rle" || fx.table == "enc_general_strings") && field.name.rfind("l_", 0) != 0) {
+      if ((fx.table == "enc_minichunk" || fx.table == "enc_rle" || fx.table == "enc_general_strings") &&
+          field.name.rfind("l_", 0) != 0) {
         auto chunks = miniblock_chunks(*file, column_of(*file, field.name, 0));
         std::printf("  chunks:");
-        for (const auto& c : chunks) std::printf(" %llu/%llu", (unsigned long long)c.size, (unsigned long long)c.num_values);
+        for (const auto& c : chunks)
+          std::printf(" %llu/%llu", (unsigned long long)c.size, (unsigned long long)c.num_values);
         std::printf("\n");
       }
     }
@@ -546,8 +577,8 @@ TEST_CASE("forced encodings: what Lance 8.0 refused is recorded", "[forced]") {
   const json& index = lance::testing::fixture_index();
   std::map<std::string, std::string> seen;  // "fixture version column" -> error
   for (const auto& r : index["rejected"])
-    seen[r["fixture"].get<std::string>() + " " + r["version"].get<std::string>() + " " + r["column"].get<std::string>()] =
-        r["error"];
+    seen[r["fixture"].get<std::string>() + " " + r["version"].get<std::string>() + " " +
+         r["column"].get<std::string>()] = r["error"];
   for (const std::string v : {"2.2", "2.3"}) {
     for (const std::string c : {"blob", "blob_nn"}) {
       INFO("enc_blob " << v << " " << c);
@@ -616,7 +647,8 @@ TEST_CASE("layouts and encodings Lance 8.0 does not write: exit 3 naming the enc
        [](pb::PageLayout& l) {
          auto* v = l.mutable_mini_block_layout()->mutable_value_compression();
          v->Clear();
-         REQUIRE(v->ParseFromString(std::string("\x82\x01\x00", 3)));  // only field 16 (length-delimited, empty): unknown
+         REQUIRE(
+             v->ParseFromString(std::string("\x82\x01\x00", 3)));  // only field 16 (length-delimited, empty): unknown
        },
        "unknown encoding (field 16 of CompressiveEncoding) in a mini-block chunk is not supported", "i32_none"},
       {"Delta per full-zip value", &fullzip, 0,
@@ -802,9 +834,8 @@ TEST_CASE("blob pages: descriptors outside the file are corrupt, blobs in lists 
   CHECK(std::string(err->what()).find("lies outside the") != std::string::npos);
 
   // A list layer around the blob: its rows would need the descriptors' repetition levels.
-  lance::Bytes listed = with_page_layout(original, 0, 0, [](pb::PageLayout& l) {
-    l.mutable_blob_layout()->add_layers(pb::REPDEF_NULLABLE_LIST);
-  });
+  lance::Bytes listed = with_page_layout(
+      original, 0, 0, [](pb::PageLayout& l) { l.mutable_blob_layout()->add_layers(pb::REPDEF_NULLABLE_LIST); });
   err = read_error(listed);
   REQUIRE(err.has_value());
   CHECK(err->kind() == lance::ErrorKind::unsupported);

@@ -82,8 +82,9 @@ TEST_CASE("scan --fragments reads those fragments' rows, in manifest order", "[f
   for (const auto& v : versions) {
     for (size_t i = 0; i < v.ids.size(); ++i) {
       DYNAMIC_SECTION(v.label << " fragment " << v.ids[i]) {
-        auto r = run_cli(concat({"scan", v.dir, "-f", "jsonl", "--batch-size", "7", "--fragments", std::to_string(v.ids[i])},
-                                v.version_args));
+        auto r =
+            run_cli(concat({"scan", v.dir, "-f", "jsonl", "--batch-size", "7", "--fragments", std::to_string(v.ids[i])},
+                           v.version_args));
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
         CHECK(r.out == golden_rows(v, {i}));
@@ -134,7 +135,8 @@ TEST_CASE("fragments option:: offset, limit, take rows and count refer to the se
 TEST_CASE("fragments option: errors", "[fragments]") {
   const std::string dir = source_path("data/datasets/appends");
   SECTION("an id the version lacks exits 2 and lists the ids there are") {
-    for (std::vector<std::string> cmd : {std::vector<std::string>{"scan", dir}, {"take", dir, "--rows", "0"}, {"count", dir}}) {
+    for (std::vector<std::string> cmd :
+         {std::vector<std::string>{"scan", dir}, {"take", dir, "--rows", "0"}, {"count", dir}}) {
       auto r = run_cli(concat(cmd, {"--fragments", "0,1"}));
       INFO(cmd[0] << ": " << r.err);
       CHECK(r.exit_code == 2);
@@ -163,8 +165,12 @@ TEST_CASE("fragments option: errors", "[fragments]") {
 
 TEST_CASE("plan --json: exact shape, and the shards' scans concatenate to the full scan", "[fragments][plan]") {
   for (const auto& v : multi_fragment_versions()) {
-    for (std::vector<std::string> how : {std::vector<std::string>{"--shards", "1"}, {"--shards", "2"}, {"--shards", "9"},
-                                         {"--shard-bytes", "1"}, {"--shard-bytes", "6KiB"}, {}}) {
+    for (std::vector<std::string> how : {std::vector<std::string>{"--shards", "1"},
+                                         {"--shards", "2"},
+                                         {"--shards", "9"},
+                                         {"--shard-bytes", "1"},
+                                         {"--shard-bytes", "6KiB"},
+                                         {}}) {
       DYNAMIC_SECTION(v.label << " " << (how.empty() ? "default" : how[0] + " " + how[1])) {
         auto p = run_cli(concat(concat({"plan", v.dir, "--json"}, v.version_args), how));
         INFO(p.err);
@@ -179,7 +185,8 @@ TEST_CASE("plan --json: exact shape, and the shards' scans concatenate to the fu
           REQUIRE(sh.size() == 3);
           std::string ids;
           for (uint64_t id : sh["fragments"]) ids += (ids.empty() ? "" : ",") + std::to_string(id), seen.push_back(id);
-          auto s = run_cli({"scan", v.dir, "--version", std::to_string(plan["version"].get<uint64_t>()), "--fragments", ids});
+          auto s = run_cli(
+              {"scan", v.dir, "--version", std::to_string(plan["version"].get<uint64_t>()), "--fragments", ids});
           INFO(s.err);
           REQUIRE(s.exit_code == 0);
           CHECK(lines(s.out).size() == sh["rows"].get<uint64_t>());

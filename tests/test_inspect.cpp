@@ -9,9 +9,9 @@
 #include <optional>
 #include <sstream>
 
-#include "missing_component.h"
 #include "cli_runner.h"
 #include "fixtures.h"
+#include "missing_component.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
@@ -148,7 +148,8 @@ TEST_CASE("inspect pages: page row counts equal the generator's, first rows are 
   }
 }
 
-TEST_CASE("inspect pages: integer columns are mini-block - has_large_chunk is false in 2.1, true in 2.2+", "[inspect]") {
+TEST_CASE("inspect pages: integer columns are mini-block - has_large_chunk is false in 2.1, true in 2.2+",
+          "[inspect]") {
   for (const auto& v : kVersions) {
     DYNAMIC_SECTION("ints-v" << v) {
       json p = pages_of("ints-v" + v);
@@ -192,7 +193,7 @@ TEST_CASE("inspect pages: long strings are full-zip, medium ones FSST-compressed
       json longer = first_page(p, "long");
       REQUIRE(longer["layout"] == "full-zip");
       CHECK(starts_with(longer["full_zip"]["value_compression"], "General(zstd"));
-      CHECK(longer["full_zip"]["bits_def"] == 1);  // nulls: a 1-bit definition in each control word
+      CHECK(longer["full_zip"]["bits_def"] == 1);    // nulls: a 1-bit definition in each control word
       CHECK(!longer.contains("compression_ratio"));  // variable width: decoded size unknown
     }
   }
@@ -553,7 +554,8 @@ TEST_CASE("inspect meta on dataset directories: fragments, deletions, versions a
     const std::string dir = source_path("data/" + ds["dir"].get<std::string>());
     for (const auto& v : ds["versions"]) {
       DYNAMIC_SECTION(ds["name"].get<std::string>() << " version " << v["version"]) {
-        json m = run_json({"inspect", "meta", dir, "--version", std::to_string(v["version"].get<uint64_t>()), "--json"});
+        json m =
+            run_json({"inspect", "meta", dir, "--version", std::to_string(v["version"].get<uint64_t>()), "--json"});
         CHECK(m["kind"] == "dataset");
         CHECK(m["version"] == v["version"]);
         CHECK(m["num_rows"] == v["num_rows"]);
@@ -568,12 +570,14 @@ TEST_CASE("inspect meta on dataset directories: fragments, deletions, versions a
           CHECK(f["id"] == want[i]["id"]);
           CHECK(f["physical_rows"] == want[i]["physical_rows"]);
           CHECK(f["deleted_rows"] == want[i]["deleted_rows"]);
-          CHECK(f["num_rows"].get<uint64_t>() + f["deleted_rows"].get<uint64_t>() == f["physical_rows"].get<uint64_t>());
+          CHECK(f["num_rows"].get<uint64_t>() + f["deleted_rows"].get<uint64_t>() ==
+                f["physical_rows"].get<uint64_t>());
           CHECK(f["data_files"].size() == want[i]["data_files"]);
           if (want[i]["deletion_file"].is_null())
             CHECK(f["deletion_file"].is_null());
           else
-            CHECK(f["deletion_file"]["kind"] == (want[i]["deletion_file"] == "bin" ? "bitmap" : want[i]["deletion_file"]));
+            CHECK(f["deletion_file"]["kind"] ==
+                  (want[i]["deletion_file"] == "bin" ? "bitmap" : want[i]["deletion_file"]));
           deleted += f["deleted_rows"].get<uint64_t>();
         }
         CHECK(m["num_deleted_rows"] == deleted);

@@ -97,12 +97,14 @@ TEST_CASE("describe_array_encoding renders the 2.0 tree and finds buffer roles",
 
   pb0::ArrayEncoding bin;
   auto* b = bin.mutable_binary();
-  b->mutable_indices()->mutable_nullable()->mutable_no_nulls()->mutable_values()->mutable_flat()->set_bits_per_value(64);
+  b->mutable_indices()->mutable_nullable()->mutable_no_nulls()->mutable_values()->mutable_flat()->set_bits_per_value(
+      64);
   auto* bytes = b->mutable_bytes()->mutable_flat();
   bytes->set_bits_per_value(8);
   bytes->mutable_buffer()->set_buffer_index(1);
   bytes->mutable_compression()->set_scheme("zstd");
-  CHECK(inspect::describe_array_encoding(bin) == "Binary(indices: Nullable(no_nulls) › Flat(64), bytes: Flat(8, zstd))");
+  CHECK(inspect::describe_array_encoding(bin) ==
+        "Binary(indices: Nullable(no_nulls) › Flat(64), bytes: Flat(8, zstd))");
   CHECK(inspect::array_encoding_buffer_roles(bin, 3) == std::vector<std::string>{"offsets", "bytes", "buffer"});
 
   pb0::ArrayEncoding unset;

@@ -277,10 +277,10 @@ TEST_CASE("io scheduler: kept reads that overlap are joined, so any range inside
   IoScheduler io(file, o);
   io.begin_keeping(lance::io::Keeping::only);
   io.submit({{1000, 5000}}, 0);
-  io.submit({{1200, 100}}, 0);    // inside the first: it starts after it
-  io.submit({{5900, 600}}, 0);    // overlaps its end
-  io.submit({{6500, 10}}, 0);     // touches the joined range's end
-  io.submit({{20000, 10}}, 0);    // apart
+  io.submit({{1200, 100}}, 0);  // inside the first: it starts after it
+  io.submit({{5900, 600}}, 0);  // overlaps its end
+  io.submit({{6500, 10}}, 0);   // touches the joined range's end
+  io.submit({{20000, 10}}, 0);  // apart
   io.end_keeping();
   CHECK(io.stats().iops == 5);
   // Ranges after the inner read's start, and across the joins, come from kept bytes.

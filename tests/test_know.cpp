@@ -9,11 +9,11 @@
 #include <fstream>
 #include <set>
 
-#include "missing_component.h"
 #include "cli_env.h"
 #include "cli_runner.h"
 #include "corrupt_variants.h"
 #include "dataset/indices.h"
+#include "missing_component.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
@@ -57,7 +57,8 @@ std::vector<std::string> data_files(const std::string& dir) {
   json m = run_json({"inspect", "meta", dir, "--json"});
   std::vector<std::string> out;
   for (const auto& f : m["fragments"])
-    for (const auto& d : f["data_files"]) out.push_back((fs::path(dir) / "data" / d["path"].get<std::string>()).string());
+    for (const auto& d : f["data_files"])
+      out.push_back((fs::path(dir) / "data" / d["path"].get<std::string>()).string());
   return out;
 }
 
@@ -94,7 +95,8 @@ TEST_CASE("inspect meta lists indices as LanceDB's listIndices/indexStats descri
     const std::string dir = table_dir(t);
     for (const auto& v : t["versions"]) {
       DYNAMIC_SECTION(t["name"].get<std::string>() << " version " << v["version"]) {
-        json m = run_json({"inspect", "meta", dir, "--version", std::to_string(v["version"].get<uint64_t>()), "--json"});
+        json m =
+            run_json({"inspect", "meta", dir, "--version", std::to_string(v["version"].get<uint64_t>()), "--json"});
         REQUIRE(m.contains("indices"));
         CHECK_FALSE(m.contains("indices_error"));
         const json& got = m["indices"];
@@ -145,7 +147,8 @@ TEST_CASE("inspect meta indices: coverage after an append, a compaction and a re
       FAIL("no " << op);
       return uint64_t{0};
     };
-    json before = run_json({"inspect", "meta", table_dir(t), "--version", std::to_string(find_op("CreateIndex")), "--json"});
+    json before =
+        run_json({"inspect", "meta", table_dir(t), "--version", std::to_string(find_op("CreateIndex")), "--json"});
     json after = run_json({"inspect", "meta", table_dir(t), "--version", std::to_string(find_op("Rewrite")), "--json"});
     REQUIRE(before["indices"].size() == 1);
     REQUIRE(after["indices"].size() == 1);
@@ -273,9 +276,10 @@ TEST_CASE("inspect versions: operation, rows, fragments and tags of every versio
 }
 
 TEST_CASE("verify: intact tables and files pass", "[know][verify]") {
-  for (const std::string& dir : std::vector<std::string>
-       {table_dir(know_table("indexed")), table_dir(know_table("history")), source_path("data/datasets/appends"),
-        source_path("data/datasets/bitmap"), source_path("data/datasets/evolution"), source_path("data/datasets/v2_0")}) {
+  for (const std::string& dir :
+       std::vector<std::string>{table_dir(know_table("indexed")), table_dir(know_table("history")),
+                                source_path("data/datasets/appends"), source_path("data/datasets/bitmap"),
+                                source_path("data/datasets/evolution"), source_path("data/datasets/v2_0")}) {
     DYNAMIC_SECTION(dir) {
       auto r = run_cli({"verify", dir});
       INFO(r.out << r.err);
@@ -392,7 +396,8 @@ TEST_CASE("verify: broken copies report every problem and exit 4 (corrupt) or 1 
     fs::copy(source_path("data/datasets/bitmap"), dir, fs::copy_options::recursive);
     json m = run_json({"inspect", "meta", dir, "--json"});
     REQUIRE(m["fragments"].size() == 2);
-    const std::string big = m["fragments"][0]["deletion_file"]["path"], small = m["fragments"][1]["deletion_file"]["path"];
+    const std::string big = m["fragments"][0]["deletion_file"]["path"],
+                      small = m["fragments"][1]["deletion_file"]["path"];
     // Replace fragment 1's .arrow with the contents of a valid .arrow whose offsets are too large.
     fs::copy_file(source_path("data/arrow/lance-deletions-1000-step7.arrow"), fs::path(dir) / small,
                   fs::copy_options::overwrite_existing);
@@ -463,12 +468,14 @@ TEST_CASE("verify: progress on a terminal's stderr, never on stdout", "[know][ve
   CHECK(quiet.tty.empty());
 }
 
-TEST_CASE("verify on hostile variants of data files: a typed exit, and never 'ok' where scan fails", "[know][verify][corrupt]") {
+TEST_CASE("verify on hostile variants of data files: a typed exit, and never 'ok' where scan fails",
+          "[know][verify][corrupt]") {
   using lance::testing::file_regions;
   using lance::testing::make_variants;
   TempDir tmp("verify-variants");
   int runs = 0;
-  for (const std::string& name : std::vector<std::string>{"multipage-v2.1.lance", "nested_structs-v2.2.lance", "v20_ints-v2.0.lance"}) {
+  for (const std::string& name :
+       std::vector<std::string>{"multipage-v2.1.lance", "nested_structs-v2.2.lance", "v20_ints-v2.0.lance"}) {
     const std::string src = source_path("data/fixtures/" + name);
     const std::string original = read_text(src);
     const auto variants = make_variants(original, file_regions(src), stable_seed(name), 6, 6);
@@ -512,9 +519,9 @@ TEST_CASE("hostile manifests and transaction files: inspect meta, inspect versio
                                                              lance::testing::sanitizer_build() ? 6 : 12)) {
       write_bytes(t.string(), v.bytes);
       INFO(t.filename().string() << ": " << v.name);
-      for (const std::vector<std::string>& args : {std::vector<std::string>{"inspect", "meta", dir, "--json"},
-                                                   std::vector<std::string>{"inspect", "versions", dir, "--json"},
-                                                   std::vector<std::string>{"verify", dir}}) {
+      for (const std::vector<std::string>& args :
+           {std::vector<std::string>{"inspect", "meta", dir, "--json"},
+            std::vector<std::string>{"inspect", "versions", dir, "--json"}, std::vector<std::string>{"verify", dir}}) {
         lance::testing::RunLimits limits;
         auto r = lance::testing::run_cli_limited(args, limits);
         REQUIRE_FALSE(r.timed_out);

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "fixtures.h"
 #include "encodings_v2_1.pb.h"
+#include "fixtures.h"
 #include "format/file_reader.h"
 #include "read/row_reader.h"
 #include "structural/assemble.h"
@@ -48,7 +48,7 @@ std::vector<json> golden_rows(const NestedFixture& fx) {
 // ---------------------------------------------------------------------------------------
 
 struct PageFacts {
-  std::string layout;               // "mini-block", "full-zip", "constant", ...
+  std::string layout;                   // "mini-block", "full-zip", "constant", ...
   std::vector<pb::RepDefLayer> layers;  // innermost first
   uint32_t repetition_index_depth = 0;  // mini-block
   uint32_t bits_rep = 0;                // full-zip
@@ -78,7 +78,9 @@ PageFacts facts_of(const pb::PageLayout& l) {
       f.layout = "constant";
       f.layers = layers_of(l.constant_layout().layers());
       break;
-    default: f.layout = "other"; break;
+    default:
+      f.layout = "other";
+      break;
   }
   return f;
 }
@@ -332,8 +334,8 @@ json at_path(const json& v, const std::string& path) {
   return cur;
 }
 
-void check_projection(const NestedFixture& fx, const std::vector<std::string>& cols, std::vector<std::string> extra = {},
-                      uint64_t offset = 0) {
+void check_projection(const NestedFixture& fx, const std::vector<std::string>& cols,
+                      std::vector<std::string> extra = {}, uint64_t offset = 0) {
   auto want = golden_rows(fx);
   std::string arg;
   for (const auto& c : cols) arg += (arg.empty() ? "" : ",") + c;

@@ -2,8 +2,8 @@
 // v1 format (lancedb 0.12.0 "legacy" / Lance 0.19.1, vectordb 0.4.20 / Lance 0.10.18), the
 // all-null fixed_size_list pages of Lance 1.0 / 2.0, and Lance 12's 2.3 — each equal to what
 // that writer's own reader returned (data/writers/index.json lists them).
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -248,7 +248,8 @@ TEST_CASE("corrupt files of other writers end with a typed error", "[writers][co
       for (size_t i = 0; i < variants.size(); ++i) {
         const std::string p = (dir / fmt::format("v{}-{}.lance", i, name)).string();
         std::ofstream(p, std::ios::binary) << variants[i].bytes;
-        for (const auto& cmd : std::vector<std::vector<std::string>>{{"scan", p, "-f", "jsonl"}, {"take", p, "--rows", "0,1"}}) {
+        for (const auto& cmd :
+             std::vector<std::vector<std::string>>{{"scan", p, "-f", "jsonl"}, {"take", p, "--rows", "0,1"}}) {
           auto r = run_cli(cmd);
           INFO(name << ": " << variants[i].name << ": " << cmd[0] << ": " << r.err);
           CHECK((r.exit_code == 0 || r.exit_code == 2 || r.exit_code == 3 || r.exit_code == 4));

@@ -24,7 +24,7 @@ TEST_CASE("sink buffers small writes and passes large ones through", "[output][s
     CHECK(read_all(fd).empty());  // still buffered
     sink.write("defgh");          // fills the block exactly
     CHECK(read_all(fd).empty());
-    sink.write("ij");             // spills the full block
+    sink.write("ij");  // spills the full block
     CHECK(read_all(fd) == "abcdefgh");
     sink.write(std::string(20, 'x'));  // larger than the block: flushed, then written directly
     CHECK(read_all(fd) == "abcdefghij" + std::string(20, 'x'));
@@ -45,7 +45,8 @@ TEST_CASE("sink flushes on destruction", "[output][sink]") {
 
 TEST_CASE("a closed pipe throws OutputClosed", "[output][sink]") {
   // As in main: SIGPIPE ignored, so EPIPE arrives as an errno.
-  struct sigaction ignore {}, previous{};
+  struct sigaction ignore {
+  }, previous{};
   ignore.sa_handler = SIG_IGN;
   REQUIRE(sigaction(SIGPIPE, &ignore, &previous) == 0);
   int fds[2];

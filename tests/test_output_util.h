@@ -69,8 +69,10 @@ inline ArrayPtr strings(TypePtr type, const std::vector<std::optional<std::strin
   auto data = std::make_shared<Bytes>();
   std::vector<uint8_t> valid;
   auto put_offset = [&](size_t o) {
-    if (large) append_le<int64_t>(*offsets, static_cast<int64_t>(o));
-    else append_le<int32_t>(*offsets, static_cast<int32_t>(o));
+    if (large)
+      append_le<int64_t>(*offsets, static_cast<int64_t>(o));
+    else
+      append_le<int32_t>(*offsets, static_cast<int32_t>(o));
   };
   put_offset(0);
   for (const auto& v : values) {
@@ -94,8 +96,10 @@ inline ArrayPtr list_like(TypePtr type, const std::vector<int64_t>& offsets, Arr
   a->length = static_cast<int64_t>(offsets.size()) - 1;
   auto b = std::make_shared<Bytes>();
   for (int64_t o : offsets) {
-    if (type->is_large_offsets()) append_le<int64_t>(*b, o);
-    else append_le<int32_t>(*b, static_cast<int32_t>(o));
+    if (type->is_large_offsets())
+      append_le<int64_t>(*b, o);
+    else
+      append_le<int32_t>(*b, static_cast<int32_t>(o));
   }
   a->type = std::move(type);
   a->buffers = {b};

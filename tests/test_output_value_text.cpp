@@ -80,8 +80,7 @@ ArrayPtr decimal_array(TypeId id, int32_t scale, const std::vector<std::string>&
 }  // namespace
 
 TEST_CASE("integers are exact", "[output][value]") {
-  auto i64 = fixed<int64_t>(make_type(TypeId::int64),
-                            {123456789012345678, std::numeric_limits<int64_t>::min(), -1, 0});
+  auto i64 = fixed<int64_t>(make_type(TypeId::int64), {123456789012345678, std::numeric_limits<int64_t>::min(), -1, 0});
   CHECK(json_of(i64, 0) == "123456789012345678");
   CHECK(json_of(i64, 1) == "-9223372036854775808");
   CHECK(cell_of(i64, 2) == "-1");
@@ -150,21 +149,21 @@ TEST_CASE("float32 is shortest at float32 width", "[output][value]") {
 TEST_CASE("float16 is shortest at half width", "[output][value]") {
   CHECK(f16(0x3c00) == "1");
   CHECK(f16(0xc000) == "-2");
-  CHECK(f16(0x7bff) == "65500");   // 65504, the largest half: 65500 is nearer to it than to 65472
+  CHECK(f16(0x7bff) == "65500");  // 65504, the largest half: 65500 is nearer to it than to 65472
   CHECK(f16(0xfbff) == "-65500");
-  CHECK(f16(0x7bfe) == "65470");   // 65472
+  CHECK(f16(0x7bfe) == "65470");  // 65472
   CHECK(f16(0x6400) == "1024");
-  CHECK(f16(0x7800) == "32770");   // 32768: neighbours 32752 and 32800
-  CHECK(f16(0x2e66) == "0.1");       // 0.0999755859375
-  CHECK(f16(0x3555) == "0.3333");    // 0.333251953125
-  CHECK(f16(0x0001) == "6e-8");      // smallest subnormal, 5.96e-8
-  CHECK(f16(0x03ff) == "0.000061");  // largest subnormal, 6.0976e-5
+  CHECK(f16(0x7800) == "32770");       // 32768: neighbours 32752 and 32800
+  CHECK(f16(0x2e66) == "0.1");         // 0.0999755859375
+  CHECK(f16(0x3555) == "0.3333");      // 0.333251953125
+  CHECK(f16(0x0001) == "6e-8");        // smallest subnormal, 5.96e-8
+  CHECK(f16(0x03ff) == "0.000061");    // largest subnormal, 6.0976e-5
   CHECK(f16(0x0400) == "0.00006104");  // smallest normal, 6.1035e-5 (6.1e-5 reads as 0x03ff)
   CHECK(f16(0x3c01) == "1.001");
   // Two 4-digit candidates read back as the half: the nearer one, and on a tie the even one.
-  CHECK(f16(0x5ff9) == "510.2");   // 510.25: 510.2 and 510.3 equally near, 510.2 even
-  CHECK(f16(0x5ffb) == "510.8");   // 510.75
-  CHECK(f16(0x4d53) == "21.3");    // 21.296875
+  CHECK(f16(0x5ff9) == "510.2");  // 510.25: 510.2 and 510.3 equally near, 510.2 even
+  CHECK(f16(0x5ffb) == "510.8");  // 510.75
+  CHECK(f16(0x4d53) == "21.3");   // 21.296875
   // A power of two: only the candidate above (where the gap to the next half is wider) reads
   // back; nearest rounding of 0.015625 to 4 digits, 0.01562, does not.
   CHECK(f16(0x2400) == "0.01563");
@@ -194,9 +193,9 @@ TEST_CASE("every float16 reads back as itself", "[output][value]") {
   CHECK(double_to_half(65519.0) == 0x7bff);
   CHECK(double_to_half(65520.0) == 0x7c00);
   CHECK(double_to_half(1e-9) == 0x0000);
-  CHECK(double_to_half(0x1p-25) == 0x0000);      // half the smallest subnormal: ties to even
-  CHECK(double_to_half(0x1.8p-24) == 0x0002);    // 1.5 subnormal units: ties to even
-  CHECK(double_to_half(0x1.4p-23) == 0x0002);    // 2.5 subnormal units: ties to even
+  CHECK(double_to_half(0x1p-25) == 0x0000);    // half the smallest subnormal: ties to even
+  CHECK(double_to_half(0x1.8p-24) == 0x0002);  // 1.5 subnormal units: ties to even
+  CHECK(double_to_half(0x1.4p-23) == 0x0002);  // 2.5 subnormal units: ties to even
   CHECK(double_to_half(3e-8) == 0x0001);
   CHECK(double_to_half(-1.0009765625) == 0xbc01);
 }
@@ -219,8 +218,7 @@ TEST_CASE("dates, times, timestamps", "[output][value]") {
 
   CHECK(cell_of(fixed<int32_t>(make_temporal(TypeId::time32, TimeUnit::second), {3661}), 0) == "01:01:01");
   CHECK(cell_of(fixed<int32_t>(make_temporal(TypeId::time32, TimeUnit::milli), {45296789}), 0) == "12:34:56.789");
-  CHECK(cell_of(fixed<int64_t>(make_temporal(TypeId::time64, TimeUnit::micro), {86399999999}), 0) ==
-        "23:59:59.999999");
+  CHECK(cell_of(fixed<int64_t>(make_temporal(TypeId::time64, TimeUnit::micro), {86399999999}), 0) == "23:59:59.999999");
   auto t64ns = fixed<int64_t>(make_temporal(TypeId::time64, TimeUnit::nano), {1, 90000000000000, -1});
   CHECK(json_of(t64ns, 0) == "\"00:00:00.000000001\"");
   CHECK(cell_of(t64ns, 1) == "25:00:00.000000000");  // out of range: not wrapped
@@ -287,11 +285,10 @@ TEST_CASE("decimals are exact with scale fraction digits", "[output][value]") {
   CHECK(decimal("0", 2, -2) == "0");
   CHECK(decimal("125", 2, -2) == "12500");
   CHECK(decimal("-125", 2, 0) == "-125");
-  CHECK(decimal("10000000000000000000", 2, 0) == "10000000000000000000");  // 10^19, one full chunk
+  CHECK(decimal("10000000000000000000", 2, 0) == "10000000000000000000");   // 10^19, one full chunk
   CHECK(decimal("18446744073709551616", 2, 1) == "1844674407370955161.6");  // 2^64
   CHECK(decimal("170141183460469231731687303715884105727", 2, 0) == "170141183460469231731687303715884105727");
-  CHECK(decimal("-170141183460469231731687303715884105728", 2, 38) ==
-        "-1.70141183460469231731687303715884105728");
+  CHECK(decimal("-170141183460469231731687303715884105728", 2, 38) == "-1.70141183460469231731687303715884105728");
   CHECK(decimal("57896044618658097711785492504343953926634992332820282019728792003956564819967", 4, 0) ==
         "57896044618658097711785492504343953926634992332820282019728792003956564819967");
   CHECK(decimal("-57896044618658097711785492504343953926634992332820282019728792003956564819968", 4, 10) ==

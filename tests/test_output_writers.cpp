@@ -71,7 +71,8 @@ TEST_CASE("csv quoting, nulls and header", "[output][writer]") {
         "id,s\n1,plain\n2,\"a,b\"\n3,\"say \"\"hi\"\"\"\n4,\"line\nbreak\"\n5,\"\"\nNULL,NULL\n7,\"cr\r\\t\tx\"\n");
 }
 
-TEST_CASE("csv and tsv with a null text: a value written as that text is quoted, so only nulls read back as null", "[output][writer]") {
+TEST_CASE("csv and tsv with a null text: a value written as that text is quoted, so only nulls read back as null",
+          "[output][writer]") {
   std::vector<FieldPtr> fields = {field("s", make_type(TypeId::utf8)), field("i", make_type(TypeId::int32))};
   auto batch = batch_of(fields, {utf8({"NULL", std::nullopt, "a,b", "\\N", "NULL!"}),
                                  fixed<int32_t>(make_type(TypeId::int32), {0, 1, 2, 3, 0}, {1, 1, 0, 1, 1})});
@@ -122,8 +123,8 @@ TEST_CASE("tsv escapes", "[output][writer]") {
 
 TEST_CASE("json and jsonl", "[output][writer]") {
   const std::string objects[] = {
-      R"({"id":1,"s":"plain"})",           R"({"id":2,"s":"a,b"})",       R"({"id":3,"s":"say \"hi\""})",
-      R"({"id":4,"s":"line\nbreak"})",     R"({"id":5,"s":""})",          R"({"id":null,"s":null})",
+      R"({"id":1,"s":"plain"})",       R"({"id":2,"s":"a,b"})", R"({"id":3,"s":"say \"hi\""})",
+      R"({"id":4,"s":"line\nbreak"})", R"({"id":5,"s":""})",    R"({"id":null,"s":null})",
       R"({"id":7,"s":"cr\r\\t\tx"})",
   };
   std::string jsonl, json = "[\n";

@@ -13,8 +13,8 @@
 #include "io/object_store.h"
 #include "output/value_text.h"
 #include "read/column_reader.h"
-#include "read/row_reader.h"
 #include "read/page_batch_planner.h"
+#include "read/row_reader.h"
 
 using lance::io::ByteRange;
 using lance::read::BatchSlot;
@@ -33,20 +33,41 @@ TEST_CASE("planner: data ranges of consecutive pages grouped into requests by th
   const std::vector<Case> cases = {
       {"no pages", {}, 100, {}, {}},
       {"one page", {{{0, 10}}}, 100, {{{0, 10}}}, {{0, 0, 1}}},
-      {"pages fit one budget", {{{0, 40}}, {{40, 30}, {70, 5}}, {{80, 20}}}, 100,
-       {{{0, 40}, {40, 30}, {70, 5}, {80, 20}}}, {{0, 0, 1}, {0, 1, 2}, {0, 3, 1}}},
-      {"exactly the budget stays together", {{{0, 50}}, {{50, 50}}}, 100, {{{0, 50}, {50, 50}}},
+      {"pages fit one budget",
+       {{{0, 40}}, {{40, 30}, {70, 5}}, {{80, 20}}},
+       100,
+       {{{0, 40}, {40, 30}, {70, 5}, {80, 20}}},
+       {{0, 0, 1}, {0, 1, 2}, {0, 3, 1}}},
+      {"exactly the budget stays together",
+       {{{0, 50}}, {{50, 50}}},
+       100,
+       {{{0, 50}, {50, 50}}},
        {{0, 0, 1}, {0, 1, 1}}},
-      {"one byte over starts a new request", {{{0, 50}}, {{50, 51}}}, 100, {{{0, 50}}, {{50, 51}}},
+      {"one byte over starts a new request",
+       {{{0, 50}}, {{50, 51}}},
+       100,
+       {{{0, 50}}, {{50, 51}}},
        {{0, 0, 1}, {1, 0, 1}}},
-      {"a page above the budget is a request of its own, never split", {{{0, 10}}, {{10, 500}}, {{510, 10}}}, 100,
-       {{{0, 10}}, {{10, 500}}, {{510, 10}}}, {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}},
-      {"budget 0: one request per page", {{{0, 1}}, {{1, 1}}, {{2, 1}}}, 0, {{{0, 1}}, {{1, 1}}, {{2, 1}}},
+      {"a page above the budget is a request of its own, never split",
+       {{{0, 10}}, {{10, 500}}, {{510, 10}}},
+       100,
+       {{{0, 10}}, {{10, 500}}, {{510, 10}}},
        {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}},
-      {"a page with nothing to read (constant) takes no parts", {{{0, 10}}, {}, {{10, 10}}}, 100,
-       {{{0, 10}, {10, 10}}}, {{0, 0, 1}, {0, 1, 0}, {0, 1, 1}}},
+      {"budget 0: one request per page",
+       {{{0, 1}}, {{1, 1}}, {{2, 1}}},
+       0,
+       {{{0, 1}}, {{1, 1}}, {{2, 1}}},
+       {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}}},
+      {"a page with nothing to read (constant) takes no parts",
+       {{{0, 10}}, {}, {{10, 10}}},
+       100,
+       {{{0, 10}, {10, 10}}},
+       {{0, 0, 1}, {0, 1, 0}, {0, 1, 1}}},
       {"only pages with nothing to read: no request", {{}, {}}, 100, {}, {{0, 0, 0}, {0, 0, 0}}},
-      {"ranges keep the decoder's order (not sorted)", {{{500, 10}, {0, 10}}}, 100, {{{500, 10}, {0, 10}}},
+      {"ranges keep the decoder's order (not sorted)",
+       {{{500, 10}, {0, 10}}},
+       100,
+       {{{500, 10}, {0, 10}}},
        {{0, 0, 2}}},
   };
   for (const auto& c : cases) {
@@ -97,7 +118,8 @@ TEST_CASE("planner: the metadata of all projected columns goes out in one reques
   // Columns whose pages hold data ('pad' is all constant pages: nothing to read but metadata).
   size_t with_data = 0;
   for (const auto& c : file->columns())
-    with_data += std::any_of(c.pages.begin(), c.pages.end(), [](const auto& p) { return !p.layout->has_constant_layout(); });
+    with_data +=
+        std::any_of(c.pages.begin(), c.pages.end(), [](const auto& p) { return !p.layout->has_constant_layout(); });
   REQUIRE(with_data == 4);
   lance::read::FileRowReader reader(file, all);
   const uint64_t before = requests(*file);
@@ -265,7 +287,8 @@ TEST_CASE("planner: a take from a remote file announces its likely data before t
       REQUIRE_FALSE(announced.empty());
       // Announced ranges joined where they overlap or touch (a read may span neighbours,
       // merged by the scheduler; a remote file serves it from both windows).
-      std::sort(announced.begin(), announced.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+      std::sort(announced.begin(), announced.end(),
+                [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
       std::vector<ByteRange> joined;
       for (const auto& a : announced) {
         if (!joined.empty() && a.offset <= joined.back().end())

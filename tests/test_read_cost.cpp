@@ -46,7 +46,8 @@ TEST_CASE("read cost: fixed_bits of fixed- and variable-width types", "[read_cos
   CHECK(fixed_bits(*make_struct({item, name})) == 0);  // one variable child: variable
 }
 
-TEST_CASE("read cost: take_bytes counts each row's share and the holes the coalescing gap reads through", "[read_cost]") {
+TEST_CASE("read cost: take_bytes counts each row's share and the holes the coalescing gap reads through",
+          "[read_cost]") {
   const uint64_t n = 1'000'000, size = 20'000'000;  // 20 bytes per row
   std::vector<uint64_t> run(2048);
   std::iota(run.begin(), run.end(), 333'333);
@@ -71,7 +72,7 @@ TEST_CASE("read cost: projected_share from the schema's fixed widths", "[read_co
   CHECK(projected_share(schema, {1}, fixed) == Approx(12288.0 / (12288 + 64)));
   CHECK(projected_share(schema, {0}, fixed) == Approx(64.0 / (12288 + 64)));
   CHECK(projected_share(schema, {2}, fixed) == 0.0);  // nothing of the file projected
-  DataFileRef mixed;  // all three
+  DataFileRef mixed;                                  // all three
   mixed.field_ids = {0, 1, 2};
   CHECK(projected_share(schema, {0, 1}, mixed) == 0.0);  // the skipped text column's bytes are unknown
   CHECK(projected_share(schema, {1, 2}, mixed) == Approx(12288.0 / (12288 + 64)));  // text counts 0: a lower bound

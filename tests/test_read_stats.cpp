@@ -33,7 +33,10 @@ TEST_CASE("stage clock: separate intervals add up, nothing counted outside them"
   uint64_t inside = 0;
   for (int i = 0; i < 2; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    { lance::StageTimer t(st.plan_ns, st.plan_wall); std::this_thread::sleep_for(10ms); }
+    {
+      lance::StageTimer t(st.plan_ns, st.plan_wall);
+      std::this_thread::sleep_for(10ms);
+    }
     inside += static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
     std::this_thread::sleep_for(30ms);
@@ -57,8 +60,7 @@ TEST_CASE("stage timers nest: time counts to the innermost stage only", "[stats]
     std::this_thread::sleep_for(20ms);
   }
   const double plan_ms = st.plan_ns / 1e6, io_ms = st.io_wait_ns / 1e6;
-  const double outer_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double outer_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(io_ms >= 60);
   CHECK(plan_ms >= 40);
   CHECK(plan_ms + io_ms <= outer_ms);  // the inner interval counts to io only, not to planning too

@@ -64,9 +64,9 @@ TEST_CASE("reader options: every variable lands in its field", "[options]") {
 
 TEST_CASE("reader options: a malformed value is a usage error naming the variable", "[options]") {
   for (const auto& [name, value] : std::map<std::string, std::string>{{"LANCE_CLI_IO_THREADS", "four"},
-                                                                       {"LANCE_CLI_BLOCK_SIZE", "-1"},
-                                                                       {"LANCE_CLI_PAGE_BATCH_BYTES", "8M"},
-                                                                       {"LANCE_CLI_DECODE_TASKS", "threads"}}) {
+                                                                      {"LANCE_CLI_BLOCK_SIZE", "-1"},
+                                                                      {"LANCE_CLI_PAGE_BATCH_BYTES", "8M"},
+                                                                      {"LANCE_CLI_DECODE_TASKS", "threads"}}) {
     INFO(name << "=" << value);
     try {
       parse({{name, value}});

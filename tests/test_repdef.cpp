@@ -171,7 +171,8 @@ TEST_CASE("unravel: struct<list<int>>: a null struct has a null, itemless list s
   // rows: {l: [1, null]}  null  {l: null}  {l: []}
   // layers [NULLABLE_ITEM (int), NULL_AND_EMPTY_LIST (l), NULLABLE_ITEM (struct)]:
   // def 1 = null item, 2 = null list, 3 = empty list, 4 = null struct
-  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST, pb::REPDEF_NULLABLE_ITEM};
+  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST,
+                                     pb::REPDEF_NULLABLE_ITEM};
   auto out = unravel(layers, {1, 0, 1, 1, 1}, {0, 1, 4, 2, 3}, 5);
   REQUIRE(out.size() == 3);
   CHECK_FALSE(out[0].is_list);
@@ -186,7 +187,8 @@ TEST_CASE("unravel: list<struct<a>> with null elements and null children", "[rep
   // rows: [{a: 1}, null, {a: null}]  []  null
   // layers [NULLABLE_ITEM (a), NULLABLE_ITEM (struct), NULL_AND_EMPTY_LIST]:
   // def 1 = a null, 2 = struct null, 3 = list null, 4 = list empty
-  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST};
+  std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_ITEM,
+                                     pb::REPDEF_NULL_AND_EMPTY_LIST};
   auto out = unravel(layers, {1, 0, 0, 1, 1}, {0, 2, 1, 4, 3}, 5);
   CHECK(out[0].offsets == V64{0, 3, 3, 3});
   CHECK(out[0].valid == V8{1, 1, 0});
@@ -353,9 +355,9 @@ std::vector<LayerSlots> unravel_by_level(const std::vector<RepDefLayer>& inner_f
 }  // namespace
 
 TEST_CASE("unravel equals a level-by-level reading of the rules on random levels", "[repdef]") {
-  const std::vector<RepDefLayer> kinds = {pb::REPDEF_ALL_VALID_ITEM,     pb::REPDEF_NULLABLE_ITEM,
-                                          pb::REPDEF_ALL_VALID_LIST,     pb::REPDEF_NULLABLE_LIST,
-                                          pb::REPDEF_EMPTYABLE_LIST,     pb::REPDEF_NULL_AND_EMPTY_LIST};
+  const std::vector<RepDefLayer> kinds = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_ITEM,
+                                          pb::REPDEF_ALL_VALID_LIST, pb::REPDEF_NULLABLE_LIST,
+                                          pb::REPDEF_EMPTYABLE_LIST, pb::REPDEF_NULL_AND_EMPTY_LIST};
   uint64_t seed = 42;
   auto next = [&](uint64_t k) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -373,7 +375,8 @@ TEST_CASE("unravel equals a level-by-level reading of the rules on random levels
     std::vector<uint16_t> rep, def;
     const bool bad = next(10) == 0;  // now and then a level out of range
     if (max_rep > 0) {
-      for (uint64_t e = 0; e < n; ++e) rep.push_back(static_cast<uint16_t>(e == 0 && !bad ? max_rep : next(max_rep + 1 + bad)));
+      for (uint64_t e = 0; e < n; ++e)
+        rep.push_back(static_cast<uint16_t>(e == 0 && !bad ? max_rep : next(max_rep + 1 + bad)));
     }
     if (max_def > 0 || bad) {
       // Mostly low defs (valid items), sometimes any.

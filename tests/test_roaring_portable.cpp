@@ -36,8 +36,8 @@ TEST_CASE("roaring: Lance's .bin deletion file decodes as libroaring decodes it"
   CHECK(r.values == libroaring_values(bin));
   // Serializations libroaring writes: arrays, a bitset, runs.
   roaring_bitmap_t* b = roaring_bitmap_create();
-  for (uint32_t v = 0; v < 70000; v += 3) roaring_bitmap_add(b, v);     // bitset, then array
-  roaring_bitmap_add_range(b, 200000, 260000);                          // runs after run_optimize
+  for (uint32_t v = 0; v < 70000; v += 3) roaring_bitmap_add(b, v);  // bitset, then array
+  roaring_bitmap_add_range(b, 200000, 260000);                       // runs after run_optimize
   roaring_bitmap_add(b, 4000000000u);
   for (bool runs : {false, true}) {
     if (runs) roaring_bitmap_run_optimize(b);

@@ -70,8 +70,8 @@ std::vector<std::string> strings(const ArrayData& a) {
 
 TEST_CASE("take_array gathers fixed-size list rows whole, with item and list validity", "[take][array]") {
   // Rows of 3 items: [0 1 2] [3 null 5] null [9 10 11].
-  auto items = primitive<int32_t>(TypeId::int32, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
-                                  {1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1});
+  auto items =
+      primitive<int32_t>(TypeId::int32, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1});
   auto list = fsl(items, 3, {1, 1, 0, 1});
   auto out = take_array(list, std::vector<int64_t>{3, 1, 1, 2});
   REQUIRE(out->length == 4);

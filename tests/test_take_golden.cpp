@@ -43,7 +43,8 @@ TEST_CASE("take returns Lance's rows in the order asked", "[take][golden]") {
   }
 }
 
-TEST_CASE("take of a data file in groups: ascending rows read ahead at once, decoded a group at a time", "[take][golden]") {
+TEST_CASE("take of a data file in groups: ascending rows read ahead at once, decoded a group at a time",
+          "[take][golden]") {
   // LANCE_CLI_TAKE_GROUP_BYTES=1 makes every distinct row its own group; 0 turns grouping off.
   // Lance's rows either way, and no more I/O operations or bytes than one take: the groups'
   // reads are answered by the read-ahead (2.0 and v1 files take the rows in one take). It can

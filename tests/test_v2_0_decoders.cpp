@@ -156,7 +156,7 @@ TEST_CASE("2.0 Flat: fixed-width values, bitmaps and compressed buffers", "[v2_0
     REQUIRE_CORRUPT(v20::decode_array(flat(32, b), page.buffers(), t(TypeId::int32), 3));  // too short
     REQUIRE_UNSUPPORTED(v20::decode_array(flat(12, b), page.buffers(), t(TypeId::int32), 1));
     REQUIRE_UNSUPPORTED(v20::decode_array(flat(32, b, "snappy"), page.buffers(), t(TypeId::int32), 1));
-    REQUIRE_CORRUPT(v20::decode_array(flat(32, 5), page.buffers(), t(TypeId::int32), 1));  // no buffer 5
+    REQUIRE_CORRUPT(v20::decode_array(flat(32, 5), page.buffers(), t(TypeId::int32), 1));          // no buffer 5
     REQUIRE_CORRUPT(v20::decode_array(flat(32, b, "zstd"), page.buffers(), t(TypeId::int32), 1));  // not a frame
   }
 }
@@ -218,7 +218,8 @@ TEST_CASE("2.0 Binary: end offsets with the null adjustment", "[v2_0]") {
   SECTION("bytes compressed with zstd") {
     uint32_t i = page.add(words<uint64_t>({5, 5, 11}));
     uint32_t b = page.add(zstd_frame(enc_test::bytes_of("hello world")));
-    auto d = v20::decode_array(binary(no_nulls(flat(64, i)), flat(8, b, "zstd"), 12), page.buffers(), t(TypeId::binary), 3);
+    auto d =
+        v20::decode_array(binary(no_nulls(flat(64, i)), flat(8, b, "zstd"), 12), page.buffers(), t(TypeId::binary), 3);
     CHECK(strings_of(d.values) == std::vector<std::string>{"hello", "", " world"});
   }
 }

@@ -17,8 +17,10 @@ BytesPtr make_validity(const std::vector<uint8_t>& valid_flags, int64_t* null_co
   int64_t nulls = 0;
   auto bits = std::make_shared<Bytes>((valid_flags.size() + 7) / 8, 0);
   for (size_t i = 0; i < valid_flags.size(); ++i) {
-    if (valid_flags[i]) set_bit(bits->data(), i);
-    else ++nulls;
+    if (valid_flags[i])
+      set_bit(bits->data(), i);
+    else
+      ++nulls;
   }
   if (null_count) *null_count = nulls;
   if (nulls == 0) return nullptr;
@@ -73,19 +75,34 @@ ArrayPtr make_null_array(const TypePtr& type, int64_t length) {
   out->null_count = length;
   out->validity = zeros((length + 7) / 8);
   switch (type->id) {
-    case TypeId::null: out->validity = nullptr; break;
-    case TypeId::utf8: case TypeId::binary: case TypeId::list: case TypeId::map:
+    case TypeId::null:
+      out->validity = nullptr;
+      break;
+    case TypeId::utf8:
+    case TypeId::binary:
+    case TypeId::list:
+    case TypeId::map:
       out->buffers = {zeros((length + 1) * 4)};
       if (type->is_binary_like()) out->buffers.push_back(zeros(0));
       break;
-    case TypeId::large_utf8: case TypeId::large_binary: case TypeId::large_list:
+    case TypeId::large_utf8:
+    case TypeId::large_binary:
+    case TypeId::large_list:
       out->buffers = {zeros((length + 1) * 8)};
       if (type->is_binary_like()) out->buffers.push_back(zeros(0));
       break;
-    case TypeId::fixed_size_list: case TypeId::struct_: break;
-    case TypeId::dictionary: out->buffers = {zeros(length * (type->index_type->bit_width() / 8))}; break;
-    case TypeId::boolean: out->buffers = {zeros((length + 7) / 8)}; break;
-    default: out->buffers = {zeros(length * (type->bit_width() / 8))}; break;
+    case TypeId::fixed_size_list:
+    case TypeId::struct_:
+      break;
+    case TypeId::dictionary:
+      out->buffers = {zeros(length * (type->index_type->bit_width() / 8))};
+      break;
+    case TypeId::boolean:
+      out->buffers = {zeros((length + 7) / 8)};
+      break;
+    default:
+      out->buffers = {zeros(length * (type->bit_width() / 8))};
+      break;
   }
   if (type->id == TypeId::list || type->id == TypeId::large_list || type->id == TypeId::map)
     out->children = {make_null_array(type->children[0]->type, 0)};
@@ -99,8 +116,8 @@ ArrayPtr make_null_array(const TypePtr& type, int64_t length) {
 
 ArrayPtr slice_array(const ArrayPtr& array, int64_t begin, int64_t count) {
   const ArrayData& a = *array;
-  check_corrupt(begin >= 0 && count >= 0 && begin + count <= a.length, "slice [{}, +{}) of an array of {}",
-                begin, count, a.length);
+  check_corrupt(begin >= 0 && count >= 0 && begin + count <= a.length, "slice [{}, +{}) of an array of {}", begin,
+                count, a.length);
   if (begin == 0 && count == a.length) return array;
   auto out = std::make_shared<ArrayData>();
   out->type = a.type;
@@ -113,15 +130,24 @@ ArrayPtr slice_array(const ArrayPtr& array, int64_t begin, int64_t count) {
   }
   const auto& t = *a.type;
   switch (t.id) {
-    case TypeId::null: out->null_count = count; break;
-    case TypeId::boolean: out->buffers = {slice_bits(*a.buffers[0], begin, count)}; break;
-    case TypeId::utf8: case TypeId::binary: case TypeId::large_utf8: case TypeId::large_binary: {
+    case TypeId::null:
+      out->null_count = count;
+      break;
+    case TypeId::boolean:
+      out->buffers = {slice_bits(*a.buffers[0], begin, count)};
+      break;
+    case TypeId::utf8:
+    case TypeId::binary:
+    case TypeId::large_utf8:
+    case TypeId::large_binary: {
       int64_t b = list_offset(a, begin), e = list_offset(a, begin + count);
       out->buffers = {rebase_any(a, begin, count),
                       std::make_shared<Bytes>(a.buffers[1]->begin() + b, a.buffers[1]->begin() + e)};
       break;
     }
-    case TypeId::list: case TypeId::large_list: case TypeId::map: {
+    case TypeId::list:
+    case TypeId::large_list:
+    case TypeId::map: {
       int64_t b = list_offset(a, begin), e = list_offset(a, begin + count);
       out->buffers = {rebase_any(a, begin, count)};
       out->children = {slice_array(a.children[0], b, e - b)};
@@ -135,12 +161,14 @@ ArrayPtr slice_array(const ArrayPtr& array, int64_t begin, int64_t count) {
       break;
     case TypeId::dictionary: {
       size_t w = t.index_type->bit_width() / 8;
-      out->buffers = {std::make_shared<Bytes>(a.buffers[0]->begin() + begin * w, a.buffers[0]->begin() + (begin + count) * w)};
+      out->buffers = {
+          std::make_shared<Bytes>(a.buffers[0]->begin() + begin * w, a.buffers[0]->begin() + (begin + count) * w)};
       break;
     }
     default: {
       size_t w = t.bit_width() / 8;
-      out->buffers = {std::make_shared<Bytes>(a.buffers[0]->begin() + begin * w, a.buffers[0]->begin() + (begin + count) * w)};
+      out->buffers = {
+          std::make_shared<Bytes>(a.buffers[0]->begin() + begin * w, a.buffers[0]->begin() + (begin + count) * w)};
       break;
     }
   }
@@ -177,7 +205,8 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
     auto v = std::make_shared<Bytes>();
     int64_t len = 0;
     for (const auto& p : parts) {
-      if (p->validity) append_bits(*v, len, p->validity->data(), p->length);
+      if (p->validity)
+        append_bits(*v, len, p->validity->data(), p->length);
       else {
         v->resize((len + p->length + 7) / 8, 0);
         for (int64_t i = 0; i < p->length; ++i) set_bit(v->data(), len + i);
@@ -188,7 +217,8 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
   }
   const auto& t = *type;
   switch (t.id) {
-    case TypeId::null: break;
+    case TypeId::null:
+      break;
     case TypeId::boolean: {
       auto b = std::make_shared<Bytes>();
       int64_t len = 0;
@@ -196,8 +226,13 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
       out->buffers = {b};
       break;
     }
-    case TypeId::utf8: case TypeId::binary: case TypeId::large_utf8: case TypeId::large_binary:
-    case TypeId::list: case TypeId::large_list: case TypeId::map: {
+    case TypeId::utf8:
+    case TypeId::binary:
+    case TypeId::large_utf8:
+    case TypeId::large_binary:
+    case TypeId::list:
+    case TypeId::large_list:
+    case TypeId::map: {
       auto offsets = std::make_shared<Bytes>();
       auto data = std::make_shared<Bytes>();
       // Sized once: the parts' values are copied once each, never moved by a regrowth.
@@ -209,16 +244,22 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
       int64_t base = 0;
       for (const auto& p : parts) {
         int64_t b = list_offset(*p, 0), e = list_offset(*p, p->length);
-        if (t.is_large_offsets()) append_offsets<int64_t>(*offsets, *p, base);
-        else append_offsets<int32_t>(*offsets, *p, static_cast<int32_t>(base));
-        if (t.is_binary_like()) data->insert(data->end(), p->buffers[1]->begin() + b, p->buffers[1]->begin() + e);
-        else child_parts.push_back(slice_array(p->children[0], b, e - b));
+        if (t.is_large_offsets())
+          append_offsets<int64_t>(*offsets, *p, base);
+        else
+          append_offsets<int32_t>(*offsets, *p, static_cast<int32_t>(base));
+        if (t.is_binary_like())
+          data->insert(data->end(), p->buffers[1]->begin() + b, p->buffers[1]->begin() + e);
+        else
+          child_parts.push_back(slice_array(p->children[0], b, e - b));
         base += e - b;
       }
       if (!t.is_large_offsets()) check_corrupt(base <= INT32_MAX, "concatenated array exceeds 2 GiB of 32-bit offsets");
       out->buffers = {offsets};
-      if (t.is_binary_like()) out->buffers.push_back(data);
-      else out->children = {concat_arrays(t.children[0]->type, child_parts)};
+      if (t.is_binary_like())
+        out->buffers.push_back(data);
+      else
+        out->children = {concat_arrays(t.children[0]->type, child_parts)};
       break;
     }
     case TypeId::fixed_size_list: {
@@ -248,7 +289,8 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
           std::memcpy(&v, p->buffers[0]->data() + i * w, w);
           if (w < 8 && t.index_type->is_signed_integer() && (v >> (w * 8 - 1)) & 1) v |= ~((int64_t{1} << (w * 8)) - 1);
           v += shift;
-          if (w < 8) check_corrupt(v < (int64_t{1} << (w * 8 - 1)), "concatenated dictionaries overflow the index type");
+          if (w < 8)
+            check_corrupt(v < (int64_t{1} << (w * 8 - 1)), "concatenated dictionaries overflow the index type");
           idx->insert(idx->end(), reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + w);
         }
         dicts.push_back(p->dictionary);

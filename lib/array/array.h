@@ -37,7 +37,9 @@ struct ArrayData {
 
   /// Typed pointer to buffer `i`'s values.
   template <typename T>
-  const T* values(size_t i = 0) const { return reinterpret_cast<const T*>(buffers.at(i)->data()); }
+  const T* values(size_t i = 0) const {
+    return reinterpret_cast<const T*>(buffers.at(i)->data());
+  }
 };
 
 /// A set of equal-length columns.

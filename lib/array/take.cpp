@@ -52,7 +52,9 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
     out->validity = make_validity(valid, &out->null_count);
   }
   switch (t.id) {
-    case TypeId::null: out->null_count = out->length; break;
+    case TypeId::null:
+      out->null_count = out->length;
+      break;
     case TypeId::boolean: {
       auto bits = std::make_shared<Bytes>((static_cast<size_t>(n) + 7) / 8, 0);
       uint64_t o = 0;
@@ -62,12 +64,15 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
       out->buffers = {bits};
       break;
     }
-    case TypeId::utf8: case TypeId::binary: case TypeId::large_utf8: case TypeId::large_binary: {
+    case TypeId::utf8:
+    case TypeId::binary:
+    case TypeId::large_utf8:
+    case TypeId::large_binary: {
       out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, indices, nullptr)
                                            : offsets_for<int32_t>(a, indices, nullptr)};
       // The new offsets end at the bytes needed: one allocation, one copy per value.
-      const int64_t total = t.is_large_offsets() ? out->values<int64_t>(0)[indices.size()]
-                                                 : out->values<int32_t>(0)[indices.size()];
+      const int64_t total =
+          t.is_large_offsets() ? out->values<int64_t>(0)[indices.size()] : out->values<int32_t>(0)[indices.size()];
       auto data = std::make_shared<Bytes>();
       data->reserve(static_cast<size_t>(total));
       for (int64_t i : indices) {
@@ -77,7 +82,9 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
       out->buffers.push_back(data);
       break;
     }
-    case TypeId::list: case TypeId::large_list: case TypeId::map: {
+    case TypeId::list:
+    case TypeId::large_list:
+    case TypeId::map: {
       std::vector<int64_t> child_rows;
       out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, indices, &child_rows)
                                            : offsets_for<int32_t>(a, indices, &child_rows)};
@@ -91,8 +98,8 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
       for (const auto& c : a.children) out->children.push_back(take_runs(c, indices, run));
       break;
     default: {
-      const size_t w = (t.id == TypeId::dictionary ? t.index_type->bit_width() / 8 : t.bit_width() / 8) *
-                       static_cast<size_t>(run);
+      const size_t w =
+          (t.id == TypeId::dictionary ? t.index_type->bit_width() / 8 : t.bit_width() / 8) * static_cast<size_t>(run);
       auto data = std::make_shared<Bytes>(indices.size() * w);
       for (size_t i = 0; i < indices.size(); ++i)
         std::memcpy(data->data() + i * w, a.buffers[0]->data() + static_cast<size_t>(indices[i]) * w, w);

@@ -6,32 +6,59 @@ namespace lance {
 
 int DataType::bit_width() const {
   switch (id) {
-    case TypeId::boolean: return 1;
-    case TypeId::int8: case TypeId::uint8: return 8;
-    case TypeId::int16: case TypeId::uint16: case TypeId::float16: return 16;
-    case TypeId::int32: case TypeId::uint32: case TypeId::float32: case TypeId::date32: case TypeId::time32: return 32;
-    case TypeId::int64: case TypeId::uint64: case TypeId::float64: case TypeId::date64: case TypeId::time64:
-    case TypeId::timestamp: case TypeId::duration: return 64;
-    case TypeId::decimal128: return 128;
-    case TypeId::decimal256: return 256;
-    case TypeId::fixed_size_binary: return byte_width * 8;
-    default: return 0;
+    case TypeId::boolean:
+      return 1;
+    case TypeId::int8:
+    case TypeId::uint8:
+      return 8;
+    case TypeId::int16:
+    case TypeId::uint16:
+    case TypeId::float16:
+      return 16;
+    case TypeId::int32:
+    case TypeId::uint32:
+    case TypeId::float32:
+    case TypeId::date32:
+    case TypeId::time32:
+      return 32;
+    case TypeId::int64:
+    case TypeId::uint64:
+    case TypeId::float64:
+    case TypeId::date64:
+    case TypeId::time64:
+    case TypeId::timestamp:
+    case TypeId::duration:
+      return 64;
+    case TypeId::decimal128:
+      return 128;
+    case TypeId::decimal256:
+      return 256;
+    case TypeId::fixed_size_binary:
+      return byte_width * 8;
+    default:
+      return 0;
   }
 }
 
 bool DataType::is_integer() const {
   switch (id) {
-    case TypeId::int8: case TypeId::int16: case TypeId::int32: case TypeId::int64:
-    case TypeId::uint8: case TypeId::uint16: case TypeId::uint32: case TypeId::uint64: return true;
-    default: return false;
+    case TypeId::int8:
+    case TypeId::int16:
+    case TypeId::int32:
+    case TypeId::int64:
+    case TypeId::uint8:
+    case TypeId::uint16:
+    case TypeId::uint32:
+    case TypeId::uint64:
+      return true;
+    default:
+      return false;
   }
 }
 bool DataType::is_signed_integer() const {
   return id == TypeId::int8 || id == TypeId::int16 || id == TypeId::int32 || id == TypeId::int64;
 }
-bool DataType::is_floating() const {
-  return id == TypeId::float16 || id == TypeId::float32 || id == TypeId::float64;
-}
+bool DataType::is_floating() const { return id == TypeId::float16 || id == TypeId::float32 || id == TypeId::float64; }
 bool DataType::is_binary_like() const {
   return id == TypeId::utf8 || id == TypeId::large_utf8 || id == TypeId::binary || id == TypeId::large_binary;
 }
@@ -39,16 +66,20 @@ bool DataType::is_large_offsets() const {
   return id == TypeId::large_utf8 || id == TypeId::large_binary || id == TypeId::large_list;
 }
 bool DataType::is_nested() const {
-  return id == TypeId::list || id == TypeId::large_list || id == TypeId::fixed_size_list ||
-         id == TypeId::struct_ || id == TypeId::map;
+  return id == TypeId::list || id == TypeId::large_list || id == TypeId::fixed_size_list || id == TypeId::struct_ ||
+         id == TypeId::map;
 }
 
 const char* time_unit_suffix(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::second: return "s";
-    case TimeUnit::milli: return "ms";
-    case TimeUnit::micro: return "us";
-    case TimeUnit::nano: return "ns";
+    case TimeUnit::second:
+      return "s";
+    case TimeUnit::milli:
+      return "ms";
+    case TimeUnit::micro:
+      return "us";
+    case TimeUnit::nano:
+      return "ns";
   }
   return "?";
 }
@@ -59,37 +90,65 @@ std::string DataType::to_string() const {
     return fmt::format("{}: {}", f->name, f->type->to_string());
   };
   switch (id) {
-    case TypeId::null: return "null";
-    case TypeId::boolean: return "bool";
-    case TypeId::int8: return "int8";
-    case TypeId::int16: return "int16";
-    case TypeId::int32: return "int32";
-    case TypeId::int64: return "int64";
-    case TypeId::uint8: return "uint8";
-    case TypeId::uint16: return "uint16";
-    case TypeId::uint32: return "uint32";
-    case TypeId::uint64: return "uint64";
-    case TypeId::float16: return "halffloat";
-    case TypeId::float32: return "float";
-    case TypeId::float64: return "double";
-    case TypeId::utf8: return "string";
-    case TypeId::large_utf8: return "large_string";
-    case TypeId::binary: return "binary";
-    case TypeId::large_binary: return "large_binary";
-    case TypeId::fixed_size_binary: return fmt::format("fixed_size_binary[{}]", byte_width);
-    case TypeId::date32: return "date32[day]";
-    case TypeId::date64: return "date64[ms]";
-    case TypeId::time32: return fmt::format("time32[{}]", time_unit_suffix(unit));
-    case TypeId::time64: return fmt::format("time64[{}]", time_unit_suffix(unit));
+    case TypeId::null:
+      return "null";
+    case TypeId::boolean:
+      return "bool";
+    case TypeId::int8:
+      return "int8";
+    case TypeId::int16:
+      return "int16";
+    case TypeId::int32:
+      return "int32";
+    case TypeId::int64:
+      return "int64";
+    case TypeId::uint8:
+      return "uint8";
+    case TypeId::uint16:
+      return "uint16";
+    case TypeId::uint32:
+      return "uint32";
+    case TypeId::uint64:
+      return "uint64";
+    case TypeId::float16:
+      return "halffloat";
+    case TypeId::float32:
+      return "float";
+    case TypeId::float64:
+      return "double";
+    case TypeId::utf8:
+      return "string";
+    case TypeId::large_utf8:
+      return "large_string";
+    case TypeId::binary:
+      return "binary";
+    case TypeId::large_binary:
+      return "large_binary";
+    case TypeId::fixed_size_binary:
+      return fmt::format("fixed_size_binary[{}]", byte_width);
+    case TypeId::date32:
+      return "date32[day]";
+    case TypeId::date64:
+      return "date64[ms]";
+    case TypeId::time32:
+      return fmt::format("time32[{}]", time_unit_suffix(unit));
+    case TypeId::time64:
+      return fmt::format("time64[{}]", time_unit_suffix(unit));
     case TypeId::timestamp:
       return timezone.empty() ? fmt::format("timestamp[{}]", time_unit_suffix(unit))
                               : fmt::format("timestamp[{}, tz={}]", time_unit_suffix(unit), timezone);
-    case TypeId::duration: return fmt::format("duration[{}]", time_unit_suffix(unit));
-    case TypeId::decimal128: return fmt::format("decimal128({}, {})", precision, scale);
-    case TypeId::decimal256: return fmt::format("decimal256({}, {})", precision, scale);
-    case TypeId::list: return fmt::format("list<{}>", child(0));
-    case TypeId::large_list: return fmt::format("large_list<{}>", child(0));
-    case TypeId::fixed_size_list: return fmt::format("fixed_size_list<{}>[{}]", child(0), list_size);
+    case TypeId::duration:
+      return fmt::format("duration[{}]", time_unit_suffix(unit));
+    case TypeId::decimal128:
+      return fmt::format("decimal128({}, {})", precision, scale);
+    case TypeId::decimal256:
+      return fmt::format("decimal256({}, {})", precision, scale);
+    case TypeId::list:
+      return fmt::format("list<{}>", child(0));
+    case TypeId::large_list:
+      return fmt::format("large_list<{}>", child(0));
+    case TypeId::fixed_size_list:
+      return fmt::format("fixed_size_list<{}>[{}]", child(0), list_size);
     case TypeId::struct_: {
       std::string s = "struct<";
       for (size_t i = 0; i < children.size(); ++i) s += (i ? ", " : "") + child(i);

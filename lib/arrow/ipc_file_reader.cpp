@@ -31,19 +31,36 @@ std::vector<uint64_t> read_arrow_file_integer_column(ByteView file_bytes, std::s
     std::vector<uint64_t> out;
     for (size_t b = 0; b < contents.batches.size(); ++b) {
       const ArrayData& a = *contents.batches[b].columns.at(0);
-      with_context([&] { return fmt::format("record batch {}: column '{}'", b, column_name); }, [&] {
-        check_corrupt(a.null_count == 0, "{} null values in a column that must have none", a.null_count);
-        switch (type.id) {
-          case TypeId::int8: append_values<int8_t>(a, out); break;
-          case TypeId::int16: append_values<int16_t>(a, out); break;
-          case TypeId::int32: append_values<int32_t>(a, out); break;
-          case TypeId::int64: append_values<int64_t>(a, out); break;
-          case TypeId::uint8: append_values<uint8_t>(a, out); break;
-          case TypeId::uint16: append_values<uint16_t>(a, out); break;
-          case TypeId::uint32: append_values<uint32_t>(a, out); break;
-          default: append_values<uint64_t>(a, out); break;
-        }
-      });
+      with_context([&] { return fmt::format("record batch {}: column '{}'", b, column_name); },
+                   [&] {
+                     check_corrupt(a.null_count == 0, "{} null values in a column that must have none", a.null_count);
+                     switch (type.id) {
+                       case TypeId::int8:
+                         append_values<int8_t>(a, out);
+                         break;
+                       case TypeId::int16:
+                         append_values<int16_t>(a, out);
+                         break;
+                       case TypeId::int32:
+                         append_values<int32_t>(a, out);
+                         break;
+                       case TypeId::int64:
+                         append_values<int64_t>(a, out);
+                         break;
+                       case TypeId::uint8:
+                         append_values<uint8_t>(a, out);
+                         break;
+                       case TypeId::uint16:
+                         append_values<uint16_t>(a, out);
+                         break;
+                       case TypeId::uint32:
+                         append_values<uint32_t>(a, out);
+                         break;
+                       default:
+                         append_values<uint64_t>(a, out);
+                         break;
+                     }
+                   });
     }
     return out;
   });

@@ -63,10 +63,14 @@ flatbuffers::Verifier make_verifier(const AlignedCopy& c) {
 
 TimeUnit from_fb(fb::TimeUnit unit) {
   switch (unit) {
-    case fb::TimeUnit::SECOND: return TimeUnit::second;
-    case fb::TimeUnit::MILLISECOND: return TimeUnit::milli;
-    case fb::TimeUnit::MICROSECOND: return TimeUnit::micro;
-    case fb::TimeUnit::NANOSECOND: return TimeUnit::nano;
+    case fb::TimeUnit::SECOND:
+      return TimeUnit::second;
+    case fb::TimeUnit::MILLISECOND:
+      return TimeUnit::milli;
+    case fb::TimeUnit::MICROSECOND:
+      return TimeUnit::micro;
+    case fb::TimeUnit::NANOSECOND:
+      return TimeUnit::nano;
   }
   throw_corrupt("unknown time unit {}", static_cast<int>(unit));
 }
@@ -75,10 +79,14 @@ TypePtr int_type(const fb::Int* t) {
   check_corrupt(t != nullptr, "Int type without its table");
   const bool s = t->is_signed();
   switch (t->bit_width()) {
-    case 8: return make_type(s ? TypeId::int8 : TypeId::uint8);
-    case 16: return make_type(s ? TypeId::int16 : TypeId::uint16);
-    case 32: return make_type(s ? TypeId::int32 : TypeId::uint32);
-    case 64: return make_type(s ? TypeId::int64 : TypeId::uint64);
+    case 8:
+      return make_type(s ? TypeId::int8 : TypeId::uint8);
+    case 16:
+      return make_type(s ? TypeId::int16 : TypeId::uint16);
+    case 32:
+      return make_type(s ? TypeId::int32 : TypeId::uint32);
+    case 64:
+      return make_type(s ? TypeId::int64 : TypeId::uint64);
   }
   throw_corrupt("Int type of {} bits", t->bit_width());
 }
@@ -113,23 +121,33 @@ TypePtr convert_type(const fb::Field* f, std::vector<FieldPtr> children) {
     check_corrupt(children.size() == n, "{} type with {} children (expected {})", what, children.size(), n);
   };
   switch (f->type_type()) {
-    case fb::Type::Null: return make_type(TypeId::null);
-    case fb::Type::Int: return int_type(f->type_as_Int());
+    case fb::Type::Null:
+      return make_type(TypeId::null);
+    case fb::Type::Int:
+      return int_type(f->type_as_Int());
     case fb::Type::FloatingPoint: {
       const auto* t = f->type_as_FloatingPoint();
       check_corrupt(t != nullptr, "FloatingPoint type without its table");
       switch (t->precision()) {
-        case fb::Precision::HALF: return make_type(TypeId::float16);
-        case fb::Precision::SINGLE: return make_type(TypeId::float32);
-        case fb::Precision::DOUBLE: return make_type(TypeId::float64);
+        case fb::Precision::HALF:
+          return make_type(TypeId::float16);
+        case fb::Precision::SINGLE:
+          return make_type(TypeId::float32);
+        case fb::Precision::DOUBLE:
+          return make_type(TypeId::float64);
       }
       throw_corrupt("unknown floating point precision {}", static_cast<int>(t->precision()));
     }
-    case fb::Type::Binary: return make_type(TypeId::binary);
-    case fb::Type::Utf8: return make_type(TypeId::utf8);
-    case fb::Type::LargeBinary: return make_type(TypeId::large_binary);
-    case fb::Type::LargeUtf8: return make_type(TypeId::large_utf8);
-    case fb::Type::Bool: return make_type(TypeId::boolean);
+    case fb::Type::Binary:
+      return make_type(TypeId::binary);
+    case fb::Type::Utf8:
+      return make_type(TypeId::utf8);
+    case fb::Type::LargeBinary:
+      return make_type(TypeId::large_binary);
+    case fb::Type::LargeUtf8:
+      return make_type(TypeId::large_utf8);
+    case fb::Type::Bool:
+      return make_type(TypeId::boolean);
     case fb::Type::Decimal: {
       const auto* t = f->type_as_Decimal();
       check_corrupt(t != nullptr, "Decimal type without its table");
@@ -148,7 +166,8 @@ TypePtr convert_type(const fb::Field* f, std::vector<FieldPtr> children) {
       check_corrupt(t != nullptr, "Time type without its table");
       const TimeUnit unit = from_fb(t->unit());
       const bool wide = unit == TimeUnit::micro || unit == TimeUnit::nano;
-      check_corrupt(t->bit_width() == (wide ? 64 : 32), "time in {} with {} bits", time_unit_suffix(unit), t->bit_width());
+      check_corrupt(t->bit_width() == (wide ? 64 : 32), "time in {} with {} bits", time_unit_suffix(unit),
+                    t->bit_width());
       return make_temporal(wide ? TypeId::time64 : TypeId::time32, unit);
     }
     case fb::Type::Timestamp: {
@@ -168,22 +187,28 @@ TypePtr convert_type(const fb::Field* f, std::vector<FieldPtr> children) {
       check_corrupt(t->byte_width() < (1 << 28), "fixed_size_binary of {} bytes per value", t->byte_width());
       return make_fixed_size_binary(t->byte_width());
     }
-    case fb::Type::List: expect_children(1, "list"); return make_list(TypeId::list, children[0]);
-    case fb::Type::LargeList: expect_children(1, "large_list"); return make_list(TypeId::large_list, children[0]);
+    case fb::Type::List:
+      expect_children(1, "list");
+      return make_list(TypeId::list, children[0]);
+    case fb::Type::LargeList:
+      expect_children(1, "large_list");
+      return make_list(TypeId::large_list, children[0]);
     case fb::Type::FixedSizeList: {
       const auto* t = f->type_as_FixedSizeList();
       check_corrupt(t != nullptr && t->list_size() >= 0, "fixed_size_list without a list size");
       expect_children(1, "fixed_size_list");
       return make_fixed_size_list(children[0], t->list_size());
     }
-    case fb::Type::Struct_: return make_struct(std::move(children));
+    case fb::Type::Struct_:
+      return make_struct(std::move(children));
     case fb::Type::Map: {
       expect_children(1, "map");
       check_corrupt(children[0]->type->id == TypeId::struct_ && children[0]->type->children.size() == 2,
                     "map entries are not a struct of key and value");
       return make_map(children[0]);
     }
-    default: break;
+    default:
+      break;
   }
   throw_unsupported("Arrow type tag {} is not supported", static_cast<int>(f->type_type()));
 }
@@ -191,19 +216,20 @@ TypePtr convert_type(const fb::Field* f, std::vector<FieldPtr> children) {
 FieldPtr convert_field(const fb::Field* f, DictionaryTypes& dictionaries, bool in_dictionary) {
   auto field = std::make_shared<Field>();
   field->name = f->name() ? f->name()->str() : std::string();
-  with_context([&] { return fmt::format("field '{}'", field->name); }, [&] {
-    field->nullable = f->nullable();
-    field->metadata = metadata_of(f->custom_metadata());
-    const auto* d = f->dictionary();
-    if (d && in_dictionary) throw_unsupported("dictionary-encoded values inside dictionary values");
-    TypePtr type = convert_type(f, convert_children(f, dictionaries, in_dictionary || d));
-    if (d) {
-      TypePtr index = d->index_type() ? int_type(d->index_type()) : make_type(TypeId::int32);
-      check_corrupt(dictionaries.emplace(d->id(), type).second, "dictionary id {} used twice", d->id());
-      type = make_dictionary(index, type);
-    }
-    field->type = type;
-  });
+  with_context([&] { return fmt::format("field '{}'", field->name); },
+               [&] {
+                 field->nullable = f->nullable();
+                 field->metadata = metadata_of(f->custom_metadata());
+                 const auto* d = f->dictionary();
+                 if (d && in_dictionary) throw_unsupported("dictionary-encoded values inside dictionary values");
+                 TypePtr type = convert_type(f, convert_children(f, dictionaries, in_dictionary || d));
+                 if (d) {
+                   TypePtr index = d->index_type() ? int_type(d->index_type()) : make_type(TypeId::int32);
+                   check_corrupt(dictionaries.emplace(d->id(), type).second, "dictionary id {} used twice", d->id());
+                   type = make_dictionary(index, type);
+                 }
+                 field->type = type;
+               });
   return field;
 }
 
@@ -307,8 +333,13 @@ class BatchLoader {
       }
     }
     switch (t.id) {
-      case TypeId::boolean: a->buffers.push_back(next_buffer(keep, bitmap_bytes(n), "values")); break;
-      case TypeId::utf8: case TypeId::large_utf8: case TypeId::binary: case TypeId::large_binary: {
+      case TypeId::boolean:
+        a->buffers.push_back(next_buffer(keep, bitmap_bytes(n), "values"));
+        break;
+      case TypeId::utf8:
+      case TypeId::large_utf8:
+      case TypeId::binary:
+      case TypeId::large_binary: {
         const bool large = t.is_large_offsets();
         BytesPtr offsets = next_offsets(keep, n, large);
         const uint64_t end = keep ? check_offsets(*offsets, n, large, UINT64_MAX) : 0;
@@ -319,7 +350,9 @@ class BatchLoader {
         }
         break;
       }
-      case TypeId::list: case TypeId::large_list: case TypeId::map: {
+      case TypeId::list:
+      case TypeId::large_list:
+      case TypeId::map: {
         const bool large = t.id == TypeId::large_list;
         BytesPtr offsets = next_offsets(keep, n, large);
         ArrayPtr child = load(t.children.at(0)->type, keep);
@@ -460,15 +493,23 @@ class BatchLoader {
       int64_t s = 0;
       uint64_t u = 0;
       switch (width) {
-        case 1: s = is_signed ? v.read<int8_t>(off) : v.read<uint8_t>(off); break;
-        case 2: s = is_signed ? v.read<int16_t>(off) : v.read<uint16_t>(off); break;
-        case 4: s = is_signed ? v.read<int32_t>(off) : int64_t{v.read<uint32_t>(off)}; break;
+        case 1:
+          s = is_signed ? v.read<int8_t>(off) : v.read<uint8_t>(off);
+          break;
+        case 2:
+          s = is_signed ? v.read<int16_t>(off) : v.read<uint16_t>(off);
+          break;
+        case 4:
+          s = is_signed ? v.read<int32_t>(off) : int64_t{v.read<uint32_t>(off)};
+          break;
         default:
           u = v.read<uint64_t>(off);
-          s = is_signed ? static_cast<int64_t>(u) : (u > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(u));
+          s = is_signed ? static_cast<int64_t>(u)
+                        : (u > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(u));
           break;
       }
-      check_corrupt(s >= 0 && static_cast<uint64_t>(s) < size, "dictionary index {} outside a dictionary of {}", s, size);
+      check_corrupt(s >= 0 && static_cast<uint64_t>(s) < size, "dictionary index {} outside a dictionary of {}", s,
+                    size);
     }
   }
 
@@ -546,9 +587,8 @@ class ContentsBuilder {
     all_fields_ = info.fields;
     contents_.metadata = std::move(info.metadata);
     for (size_t i = 0; i < all_fields_.size(); ++i) {
-      const bool keep = options.columns.empty() ||
-                        std::find(options.columns.begin(), options.columns.end(), all_fields_[i]->name) !=
-                            options.columns.end();
+      const bool keep = options.columns.empty() || std::find(options.columns.begin(), options.columns.end(),
+                                                             all_fields_[i]->name) != options.columns.end();
       keep_.push_back(keep);
       if (keep) contents_.fields.push_back(all_fields_[i]);
       std::vector<int64_t> ids;
@@ -567,8 +607,10 @@ class ContentsBuilder {
       case fb::MessageHeader::DictionaryBatch:
         with_context("dictionary batch", [&] { add_dictionary_batch(m); });
         break;
-      case fb::MessageHeader::Schema: throw_corrupt("a second schema message");
-      default: throw_unsupported("Arrow IPC message type {}", static_cast<int>(m.message->header_type()));
+      case fb::MessageHeader::Schema:
+        throw_corrupt("a second schema message");
+      default:
+        throw_unsupported("Arrow IPC message type {}", static_cast<int>(m.message->header_type()));
     }
   }
 
@@ -636,8 +678,9 @@ IpcContents read_ipc_file(ByteView bytes, const IpcReadOptions& options) {
                       bytes.slice(bytes.size() - kFileMagic.size()).as_string_view() == kFileMagic,
                   "not an Arrow IPC file (no ARROW1 magic at both ends)");
     const int32_t footer_size = bytes.read<int32_t>(bytes.size() - kTrailerBytes);
-    check_corrupt(footer_size > 0 && static_cast<uint64_t>(footer_size) <= bytes.size() - kFileHeaderBytes - kTrailerBytes,
-                  "footer of {} bytes in a file of {}", footer_size, bytes.size());
+    check_corrupt(
+        footer_size > 0 && static_cast<uint64_t>(footer_size) <= bytes.size() - kFileHeaderBytes - kTrailerBytes,
+        "footer of {} bytes in a file of {}", footer_size, bytes.size());
     const uint64_t footer_start = bytes.size() - kTrailerBytes - static_cast<uint64_t>(footer_size);
     AlignedCopy footer_bytes(bytes.slice(footer_start, static_cast<uint64_t>(footer_size)));
     auto verifier = make_verifier(footer_bytes);
@@ -647,24 +690,28 @@ IpcContents read_ipc_file(ByteView bytes, const IpcReadOptions& options) {
     ByteView messages = bytes.slice(0, footer_start);
     auto read_block = [&](const fb::Block& block_entry, const char* what, size_t index) {
       const fb::Block* b = &block_entry;
-      with_context([&] { return fmt::format("{} block {}", what, index); }, [&] {
-        check_corrupt(b->offset() >= static_cast<int64_t>(kFileHeaderBytes) && b->meta_data_length() > 0 &&
-                          b->body_length() >= 0,
-                      "block at {} with {} metadata and {} body bytes", b->offset(), b->meta_data_length(),
-                      b->body_length());
-        const uint64_t start = static_cast<uint64_t>(b->offset());
-        ByteView block = messages.slice(start, static_cast<uint64_t>(b->meta_data_length()));
-        uint64_t body_start = 0;
-        auto m = read_message_metadata(block, 0, &body_start);
-        check_corrupt(m.has_value(), "block holds an end-of-stream marker");
-        check_corrupt(m->message->body_length() == b->body_length(), "block says {} body bytes, the message {}",
-                      b->body_length(), m->message->body_length());
-        m->body = messages.slice(start + static_cast<uint64_t>(b->meta_data_length()), static_cast<uint64_t>(b->body_length()));
-        const auto type = m->message->header_type();
-        check_corrupt(type == (what[0] == 'd' ? fb::MessageHeader::DictionaryBatch : fb::MessageHeader::RecordBatch),
-                      "block holds a message of type {}", static_cast<int>(type));
-        builder.add(*m);
-      });
+      with_context([&] { return fmt::format("{} block {}", what, index); },
+                   [&] {
+                     check_corrupt(b->offset() >= static_cast<int64_t>(kFileHeaderBytes) && b->meta_data_length() > 0 &&
+                                       b->body_length() >= 0,
+                                   "block at {} with {} metadata and {} body bytes", b->offset(), b->meta_data_length(),
+                                   b->body_length());
+                     const uint64_t start = static_cast<uint64_t>(b->offset());
+                     ByteView block = messages.slice(start, static_cast<uint64_t>(b->meta_data_length()));
+                     uint64_t body_start = 0;
+                     auto m = read_message_metadata(block, 0, &body_start);
+                     check_corrupt(m.has_value(), "block holds an end-of-stream marker");
+                     check_corrupt(m->message->body_length() == b->body_length(),
+                                   "block says {} body bytes, the message {}", b->body_length(),
+                                   m->message->body_length());
+                     m->body = messages.slice(start + static_cast<uint64_t>(b->meta_data_length()),
+                                              static_cast<uint64_t>(b->body_length()));
+                     const auto type = m->message->header_type();
+                     check_corrupt(
+                         type == (what[0] == 'd' ? fb::MessageHeader::DictionaryBatch : fb::MessageHeader::RecordBatch),
+                         "block holds a message of type {}", static_cast<int>(type));
+                     builder.add(*m);
+                   });
     };
     if (footer->dictionaries())
       for (flatbuffers::uoffset_t i = 0; i < footer->dictionaries()->size(); ++i)

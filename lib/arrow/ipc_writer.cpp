@@ -25,10 +25,14 @@ constexpr int kZstdLevel = 1;
 
 fb::TimeUnit to_fb(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::second: return fb::TimeUnit::SECOND;
-    case TimeUnit::milli: return fb::TimeUnit::MILLISECOND;
-    case TimeUnit::micro: return fb::TimeUnit::MICROSECOND;
-    case TimeUnit::nano: return fb::TimeUnit::NANOSECOND;
+    case TimeUnit::second:
+      return fb::TimeUnit::SECOND;
+    case TimeUnit::milli:
+      return fb::TimeUnit::MILLISECOND;
+    case TimeUnit::micro:
+      return fb::TimeUnit::MICROSECOND;
+    case TimeUnit::nano:
+      return fb::TimeUnit::NANOSECOND;
   }
   return fb::TimeUnit::SECOND;
 }
@@ -38,7 +42,7 @@ Offset<fb::Int> build_int(FlatBufferBuilder& fbb, const DataType& t) {
 }
 
 Offset<flatbuffers::Vector<Offset<fb::KeyValue>>> build_metadata(FlatBufferBuilder& fbb,
-                                                                  const std::map<std::string, std::string>& md) {
+                                                                 const std::map<std::string, std::string>& md) {
   if (md.empty()) return 0;
   std::vector<Offset<fb::KeyValue>> items;
   for (const auto& [k, v] : md) items.push_back(fb::CreateKeyValue(fbb, fbb.CreateString(k), fbb.CreateString(v)));
@@ -46,11 +50,13 @@ Offset<flatbuffers::Vector<Offset<fb::KeyValue>>> build_metadata(FlatBufferBuild
 }
 
 /// Builds the `Field` table of `field`, numbering dictionary-encoded fields with `next_dictionary_id`.
-Offset<fb::Field> build_field(FlatBufferBuilder& fbb, const Field& field, int64_t& next_dictionary_id, bool in_dictionary) {
+Offset<fb::Field> build_field(FlatBufferBuilder& fbb, const Field& field, int64_t& next_dictionary_id,
+                              bool in_dictionary) {
   const DataType* t = field.type.get();
   Offset<fb::DictionaryEncoding> dictionary = 0;
   if (t->id == TypeId::dictionary) {
-    if (in_dictionary) throw_unsupported("field '{}': a dictionary inside dictionary values cannot be written as Arrow IPC", field.name);
+    if (in_dictionary)
+      throw_unsupported("field '{}': a dictionary inside dictionary values cannot be written as Arrow IPC", field.name);
     if (!t->index_type || !t->index_type->is_integer() || !t->value_type)
       throw std::logic_error("dictionary type without an integer index type or a value type");
     dictionary = fb::CreateDictionaryEncoding(fbb, next_dictionary_id++, build_int(fbb, *t->index_type), false);
@@ -63,41 +69,105 @@ Offset<fb::Field> build_field(FlatBufferBuilder& fbb, const Field& field, int64_
   fb::Type type_type = fb::Type::NONE;
   Offset<void> type = 0;
   switch (t->id) {
-    case TypeId::null: type_type = fb::Type::Null; type = fb::CreateNull(fbb).Union(); break;
-    case TypeId::boolean: type_type = fb::Type::Bool; type = fb::CreateBool(fbb).Union(); break;
-    case TypeId::int8: case TypeId::int16: case TypeId::int32: case TypeId::int64:
-    case TypeId::uint8: case TypeId::uint16: case TypeId::uint32: case TypeId::uint64:
-      type_type = fb::Type::Int; type = build_int(fbb, *t).Union(); break;
-    case TypeId::float16: case TypeId::float32: case TypeId::float64: {
-      auto p = t->id == TypeId::float16 ? fb::Precision::HALF
-               : t->id == TypeId::float32 ? fb::Precision::SINGLE : fb::Precision::DOUBLE;
-      type_type = fb::Type::FloatingPoint; type = fb::CreateFloatingPoint(fbb, p).Union(); break;
+    case TypeId::null:
+      type_type = fb::Type::Null;
+      type = fb::CreateNull(fbb).Union();
+      break;
+    case TypeId::boolean:
+      type_type = fb::Type::Bool;
+      type = fb::CreateBool(fbb).Union();
+      break;
+    case TypeId::int8:
+    case TypeId::int16:
+    case TypeId::int32:
+    case TypeId::int64:
+    case TypeId::uint8:
+    case TypeId::uint16:
+    case TypeId::uint32:
+    case TypeId::uint64:
+      type_type = fb::Type::Int;
+      type = build_int(fbb, *t).Union();
+      break;
+    case TypeId::float16:
+    case TypeId::float32:
+    case TypeId::float64: {
+      auto p = t->id == TypeId::float16   ? fb::Precision::HALF
+               : t->id == TypeId::float32 ? fb::Precision::SINGLE
+                                          : fb::Precision::DOUBLE;
+      type_type = fb::Type::FloatingPoint;
+      type = fb::CreateFloatingPoint(fbb, p).Union();
+      break;
     }
-    case TypeId::utf8: type_type = fb::Type::Utf8; type = fb::CreateUtf8(fbb).Union(); break;
-    case TypeId::large_utf8: type_type = fb::Type::LargeUtf8; type = fb::CreateLargeUtf8(fbb).Union(); break;
-    case TypeId::binary: type_type = fb::Type::Binary; type = fb::CreateBinary(fbb).Union(); break;
-    case TypeId::large_binary: type_type = fb::Type::LargeBinary; type = fb::CreateLargeBinary(fbb).Union(); break;
+    case TypeId::utf8:
+      type_type = fb::Type::Utf8;
+      type = fb::CreateUtf8(fbb).Union();
+      break;
+    case TypeId::large_utf8:
+      type_type = fb::Type::LargeUtf8;
+      type = fb::CreateLargeUtf8(fbb).Union();
+      break;
+    case TypeId::binary:
+      type_type = fb::Type::Binary;
+      type = fb::CreateBinary(fbb).Union();
+      break;
+    case TypeId::large_binary:
+      type_type = fb::Type::LargeBinary;
+      type = fb::CreateLargeBinary(fbb).Union();
+      break;
     case TypeId::fixed_size_binary:
-      type_type = fb::Type::FixedSizeBinary; type = fb::CreateFixedSizeBinary(fbb, t->byte_width).Union(); break;
-    case TypeId::date32: type_type = fb::Type::Date; type = fb::CreateDate(fbb, fb::DateUnit::DAY).Union(); break;
-    case TypeId::date64: type_type = fb::Type::Date; type = fb::CreateDate(fbb, fb::DateUnit::MILLISECOND).Union(); break;
-    case TypeId::time32: case TypeId::time64:
-      type_type = fb::Type::Time; type = fb::CreateTime(fbb, to_fb(t->unit), t->bit_width()).Union(); break;
+      type_type = fb::Type::FixedSizeBinary;
+      type = fb::CreateFixedSizeBinary(fbb, t->byte_width).Union();
+      break;
+    case TypeId::date32:
+      type_type = fb::Type::Date;
+      type = fb::CreateDate(fbb, fb::DateUnit::DAY).Union();
+      break;
+    case TypeId::date64:
+      type_type = fb::Type::Date;
+      type = fb::CreateDate(fbb, fb::DateUnit::MILLISECOND).Union();
+      break;
+    case TypeId::time32:
+    case TypeId::time64:
+      type_type = fb::Type::Time;
+      type = fb::CreateTime(fbb, to_fb(t->unit), t->bit_width()).Union();
+      break;
     case TypeId::timestamp: {
       auto tz = t->timezone.empty() ? Offset<flatbuffers::String>(0) : fbb.CreateString(t->timezone);
-      type_type = fb::Type::Timestamp; type = fb::CreateTimestamp(fbb, to_fb(t->unit), tz).Union(); break;
+      type_type = fb::Type::Timestamp;
+      type = fb::CreateTimestamp(fbb, to_fb(t->unit), tz).Union();
+      break;
     }
-    case TypeId::duration: type_type = fb::Type::Duration; type = fb::CreateDuration(fbb, to_fb(t->unit)).Union(); break;
-    case TypeId::decimal128: case TypeId::decimal256:
+    case TypeId::duration:
+      type_type = fb::Type::Duration;
+      type = fb::CreateDuration(fbb, to_fb(t->unit)).Union();
+      break;
+    case TypeId::decimal128:
+    case TypeId::decimal256:
       type_type = fb::Type::Decimal;
-      type = fb::CreateDecimal(fbb, t->precision, t->scale, t->bit_width()).Union(); break;
-    case TypeId::list: type_type = fb::Type::List; type = fb::CreateList(fbb).Union(); break;
-    case TypeId::large_list: type_type = fb::Type::LargeList; type = fb::CreateLargeList(fbb).Union(); break;
+      type = fb::CreateDecimal(fbb, t->precision, t->scale, t->bit_width()).Union();
+      break;
+    case TypeId::list:
+      type_type = fb::Type::List;
+      type = fb::CreateList(fbb).Union();
+      break;
+    case TypeId::large_list:
+      type_type = fb::Type::LargeList;
+      type = fb::CreateLargeList(fbb).Union();
+      break;
     case TypeId::fixed_size_list:
-      type_type = fb::Type::FixedSizeList; type = fb::CreateFixedSizeList(fbb, t->list_size).Union(); break;
-    case TypeId::struct_: type_type = fb::Type::Struct_; type = fb::CreateStruct_(fbb).Union(); break;
-    case TypeId::map: type_type = fb::Type::Map; type = fb::CreateMap(fbb, /*keys_sorted=*/false).Union(); break;
-    case TypeId::dictionary: throw std::logic_error("unreachable: dictionary handled above");
+      type_type = fb::Type::FixedSizeList;
+      type = fb::CreateFixedSizeList(fbb, t->list_size).Union();
+      break;
+    case TypeId::struct_:
+      type_type = fb::Type::Struct_;
+      type = fb::CreateStruct_(fbb).Union();
+      break;
+    case TypeId::map:
+      type_type = fb::Type::Map;
+      type = fb::CreateMap(fbb, /*keys_sorted=*/false).Union();
+      break;
+    case TypeId::dictionary:
+      throw std::logic_error("unreachable: dictionary handled above");
   }
   auto name = fbb.CreateString(field.name);
   auto kids = fbb.CreateVector(children);
@@ -145,7 +215,7 @@ struct IpcWriter::Body {
   IpcCompression compression = IpcCompression::none;
   std::vector<fb::FieldNode> nodes;
   std::vector<fb::Buffer> buffers;
-  std::vector<std::string_view> pieces;  ///< bytes of each buffer (views into arrays or `owned`)
+  std::vector<std::string_view> pieces;       ///< bytes of each buffer (views into arrays or `owned`)
   std::vector<std::unique_ptr<Bytes>> owned;  ///< compressed buffers
   int64_t length = 0;                         ///< body bytes including padding
 
@@ -202,7 +272,10 @@ struct IpcWriter::Body {
       case TypeId::boolean:
         add_buffer(checked(a.buffers.at(0), bitmap_bytes(a.length), "values"), bitmap_bytes(a.length));
         break;
-      case TypeId::utf8: case TypeId::large_utf8: case TypeId::binary: case TypeId::large_binary: {
+      case TypeId::utf8:
+      case TypeId::large_utf8:
+      case TypeId::binary:
+      case TypeId::large_binary: {
         const bool large = t.is_large_offsets();
         const uint64_t offset_bytes = (n + 1) * (large ? 8 : 4);
         const int64_t end = last_offset(a, 0, large);
@@ -211,16 +284,21 @@ struct IpcWriter::Body {
         add_buffer(checked(a.buffers.at(1), static_cast<uint64_t>(end), "data"), static_cast<uint64_t>(end));
         break;
       }
-      case TypeId::list: case TypeId::large_list: case TypeId::map: {
+      case TypeId::list:
+      case TypeId::large_list:
+      case TypeId::map: {
         const bool large = t.id == TypeId::large_list;
         last_offset(a, 0, large);
         add_buffer(a.buffers[0]->data(), (n + 1) * (large ? 8 : 4));
         add_array(*a.children.at(0));
         break;
       }
-      case TypeId::fixed_size_list: add_array(*a.children.at(0)); break;
+      case TypeId::fixed_size_list:
+        add_array(*a.children.at(0));
+        break;
       case TypeId::struct_:
-        if (a.children.size() != t.children.size()) throw std::logic_error("struct array with a wrong number of children");
+        if (a.children.size() != t.children.size())
+          throw std::logic_error("struct array with a wrong number of children");
         for (const auto& c : a.children) add_array(*c);
         break;
       case TypeId::dictionary: {
@@ -241,8 +319,8 @@ struct IpcWriter::Body {
     auto b = fbb.CreateVectorOfStructs(buffers);
     Offset<fb::BodyCompression> c = 0;
     if (compression != IpcCompression::none)
-      c = fb::CreateBodyCompression(fbb, compression == IpcCompression::zstd ? fb::CompressionType::ZSTD
-                                                                             : fb::CompressionType::LZ4_FRAME);
+      c = fb::CreateBodyCompression(
+          fbb, compression == IpcCompression::zstd ? fb::CompressionType::ZSTD : fb::CompressionType::LZ4_FRAME);
     return fb::CreateRecordBatch(fbb, num_rows, n, b, c);
   }
 };
@@ -329,8 +407,8 @@ void IpcWriter::write_dictionaries(const RecordBatch& batch) {
     FlatBufferBuilder fbb;
     auto data = body.build(fbb, dictionaries[id]->length);
     auto dict = fb::CreateDictionaryBatch(fbb, static_cast<int64_t>(id), data, /*is_delta=*/false);
-    fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dict.Union(),
-                                 body.length));
+    fbb.Finish(
+        fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dict.Union(), body.length));
     write_message(finished_bytes(fbb), body, false, true);
     last_dictionaries_[id] = dictionaries[id];
   }

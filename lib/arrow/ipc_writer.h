@@ -75,7 +75,7 @@ class IpcWriter {
   std::map<std::string, std::string> metadata_;
   bool begun_ = false;
   bool finished_ = false;
-  int64_t num_dictionaries_ = 0;              ///< dictionary fields in the schema (ids 0..n-1)
+  int64_t num_dictionaries_ = 0;             ///< dictionary fields in the schema (ids 0..n-1)
   std::vector<ArrayPtr> last_dictionaries_;  ///< by id: the dictionary written last (kept alive)
   struct Block {
     int64_t offset;

@@ -19,40 +19,72 @@ namespace {
 
 /// The C data interface format string of a non-dictionary type.
 std::string format_of(const DataType& t) {
-  const char* unit = time_unit_suffix(t.unit);  // "s", "ms", "us", "ns"
+  const char* unit = time_unit_suffix(t.unit);     // "s", "ms", "us", "ns"
   const char u = unit[1] == '\0' ? 's' : unit[0];  // s, m, u, n
   switch (t.id) {
-    case TypeId::null: return "n";
-    case TypeId::boolean: return "b";
-    case TypeId::int8: return "c";
-    case TypeId::uint8: return "C";
-    case TypeId::int16: return "s";
-    case TypeId::uint16: return "S";
-    case TypeId::int32: return "i";
-    case TypeId::uint32: return "I";
-    case TypeId::int64: return "l";
-    case TypeId::uint64: return "L";
-    case TypeId::float16: return "e";
-    case TypeId::float32: return "f";
-    case TypeId::float64: return "g";
-    case TypeId::binary: return "z";
-    case TypeId::large_binary: return "Z";
-    case TypeId::utf8: return "u";
-    case TypeId::large_utf8: return "U";
-    case TypeId::fixed_size_binary: return fmt::format("w:{}", t.byte_width);
-    case TypeId::decimal128: return fmt::format("d:{},{}", t.precision, t.scale);
-    case TypeId::decimal256: return fmt::format("d:{},{},256", t.precision, t.scale);
-    case TypeId::date32: return "tdD";
-    case TypeId::date64: return "tdm";
-    case TypeId::time32: case TypeId::time64: return fmt::format("tt{}", u);
-    case TypeId::timestamp: return fmt::format("ts{}:{}", u, t.timezone);
-    case TypeId::duration: return fmt::format("tD{}", u);
-    case TypeId::list: return "+l";
-    case TypeId::large_list: return "+L";
-    case TypeId::fixed_size_list: return fmt::format("+w:{}", t.list_size);
-    case TypeId::struct_: return "+s";
-    case TypeId::map: return "+m";
-    case TypeId::dictionary: break;
+    case TypeId::null:
+      return "n";
+    case TypeId::boolean:
+      return "b";
+    case TypeId::int8:
+      return "c";
+    case TypeId::uint8:
+      return "C";
+    case TypeId::int16:
+      return "s";
+    case TypeId::uint16:
+      return "S";
+    case TypeId::int32:
+      return "i";
+    case TypeId::uint32:
+      return "I";
+    case TypeId::int64:
+      return "l";
+    case TypeId::uint64:
+      return "L";
+    case TypeId::float16:
+      return "e";
+    case TypeId::float32:
+      return "f";
+    case TypeId::float64:
+      return "g";
+    case TypeId::binary:
+      return "z";
+    case TypeId::large_binary:
+      return "Z";
+    case TypeId::utf8:
+      return "u";
+    case TypeId::large_utf8:
+      return "U";
+    case TypeId::fixed_size_binary:
+      return fmt::format("w:{}", t.byte_width);
+    case TypeId::decimal128:
+      return fmt::format("d:{},{}", t.precision, t.scale);
+    case TypeId::decimal256:
+      return fmt::format("d:{},{},256", t.precision, t.scale);
+    case TypeId::date32:
+      return "tdD";
+    case TypeId::date64:
+      return "tdm";
+    case TypeId::time32:
+    case TypeId::time64:
+      return fmt::format("tt{}", u);
+    case TypeId::timestamp:
+      return fmt::format("ts{}:{}", u, t.timezone);
+    case TypeId::duration:
+      return fmt::format("tD{}", u);
+    case TypeId::list:
+      return "+l";
+    case TypeId::large_list:
+      return "+L";
+    case TypeId::fixed_size_list:
+      return fmt::format("+w:{}", t.list_size);
+    case TypeId::struct_:
+      return "+s";
+    case TypeId::map:
+      return "+m";
+    case TypeId::dictionary:
+      break;
   }
   throw std::logic_error("format_of: dictionary types have no format of their own");
 }
@@ -169,9 +201,17 @@ const void* buffer_pointer(const BytesPtr& b) {
 /// Buffers after the validity bitmap in the C data interface layout of `t`.
 size_t data_buffer_count(const DataType& t) {
   switch (t.id) {
-    case TypeId::null: case TypeId::fixed_size_list: case TypeId::struct_: return 0;
-    case TypeId::utf8: case TypeId::large_utf8: case TypeId::binary: case TypeId::large_binary: return 2;
-    default: return 1;  // values, offsets (list/large_list/map) or indices (dictionary)
+    case TypeId::null:
+    case TypeId::fixed_size_list:
+    case TypeId::struct_:
+      return 0;
+    case TypeId::utf8:
+    case TypeId::large_utf8:
+    case TypeId::binary:
+    case TypeId::large_binary:
+      return 2;
+    default:
+      return 1;  // values, offsets (list/large_list/map) or indices (dictionary)
   }
 }
 
@@ -187,10 +227,12 @@ void fill_array(ArrowArray* out, ArrayPtr array, const std::vector<ArrayPtr>* st
       p->array = array;
       const DataType& t = *array->type;
       if (t.id != TypeId::null) {
-        if (array->null_count > 0 && !array->validity) throw std::logic_error("array with nulls but no validity bitmap");
+        if (array->null_count > 0 && !array->validity)
+          throw std::logic_error("array with nulls but no validity bitmap");
         p->buffers.push_back(array->null_count > 0 ? array->validity->data() : nullptr);
         const size_t n = data_buffer_count(t);
-        if (array->buffers.size() < n) throw std::logic_error(fmt::format("{} array with {} buffers", t.to_string(), array->buffers.size()));
+        if (array->buffers.size() < n)
+          throw std::logic_error(fmt::format("{} array with {} buffers", t.to_string(), array->buffers.size()));
         for (size_t i = 0; i < n; ++i) p->buffers.push_back(buffer_pointer(array->buffers[i]));
       }
       out->length = array->length;
@@ -241,9 +283,14 @@ int guarded(ArrowArrayStream* s, Fn&& fn) {
   } catch (const Error& e) {
     p->last_error = e.what();
     switch (e.kind()) {
-      case ErrorKind::usage: return EINVAL;
-      case ErrorKind::unsupported: return ENOTSUP;
-      case ErrorKind::io: case ErrorKind::corrupt: case ErrorKind::internal: return EIO;
+      case ErrorKind::usage:
+        return EINVAL;
+      case ErrorKind::unsupported:
+        return ENOTSUP;
+      case ErrorKind::io:
+      case ErrorKind::corrupt:
+      case ErrorKind::internal:
+        return EIO;
     }
     return EIO;
   } catch (const std::bad_alloc&) {
@@ -285,7 +332,9 @@ void stream_release(ArrowArrayStream* s) {
 class TableBatchSource : public BatchSource {
  public:
   TableBatchSource(std::unique_ptr<dataset::TableReader> table, uint64_t begin, uint64_t end, uint64_t batch_size)
-      : table_(std::move(table)), next_(begin), end_(std::min(end, table_->num_rows())),
+      : table_(std::move(table)),
+        next_(begin),
+        end_(std::min(end, table_->num_rows())),
         batch_size_(batch_size == 0 ? read::kDefaultBatchSize : batch_size) {}
 
   const std::vector<FieldPtr>& fields() const override { return table_->fields(); }

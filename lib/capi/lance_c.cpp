@@ -15,11 +15,16 @@ thread_local std::string g_last_error;
 /// The C API's return codes (lance_c.h): those of the CLI's exit status.
 int error_code(lance::ErrorKind kind) {
   switch (kind) {
-    case lance::ErrorKind::io: return 1;
-    case lance::ErrorKind::usage: return 2;
-    case lance::ErrorKind::unsupported: return 3;
-    case lance::ErrorKind::corrupt: return 4;
-    case lance::ErrorKind::internal: return 1;
+    case lance::ErrorKind::io:
+      return 1;
+    case lance::ErrorKind::usage:
+      return 2;
+    case lance::ErrorKind::unsupported:
+      return 3;
+    case lance::ErrorKind::corrupt:
+      return 4;
+    case lance::ErrorKind::internal:
+      return 1;
   }
   return 1;
 }
@@ -45,7 +50,7 @@ int capture_errors(Fn&& fn) {
 }  // namespace
 
 extern "C" int lance_scan_stream(const char* path, const char* const* columns, int64_t offset, int64_t limit,
-                                      int64_t batch_size, struct ArrowArrayStream* out) {
+                                 int64_t batch_size, struct ArrowArrayStream* out) {
   return capture_errors([&] {
     using namespace lance;
     if (path == nullptr || out == nullptr) throw_usage("lance_scan_stream: path and out must not be NULL");
@@ -59,7 +64,7 @@ extern "C" int lance_scan_stream(const char* path, const char* const* columns, i
     const uint64_t begin = static_cast<uint64_t>(offset);
     const uint64_t end = limit < 0 ? UINT64_MAX : begin + static_cast<uint64_t>(limit);
     capi::export_stream(capi::make_table_batch_source(std::move(table), begin, end, static_cast<uint64_t>(batch_size)),
-                         out);
+                        out);
   });
 }
 

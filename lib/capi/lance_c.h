@@ -31,8 +31,8 @@ extern "C" {
  * (0: 8192). `columns` is a NULL-terminated array of top-level column names, or NULL for
  * all columns. Returns 0 on success, else the error code (1 I/O or internal error, 2 usage,
  * 3 unsupported, 4 corrupt file) with the message in lance_last_error(); `out` is then untouched. */
-int lance_scan_stream(const char* path, const char* const* columns, int64_t offset, int64_t limit,
-                           int64_t batch_size, struct ArrowArrayStream* out);
+int lance_scan_stream(const char* path, const char* const* columns, int64_t offset, int64_t limit, int64_t batch_size,
+                      struct ArrowArrayStream* out);
 
 /* The message of the last failed lance_* call on this thread ("" if none). */
 const char* lance_last_error(void);

@@ -29,10 +29,20 @@ uint64_t parse_byte_size(std::string_view text, std::string_view option) {
   std::string unit;
   for (char c : rest) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static constexpr std::array<std::pair<const char*, double>, 14> kUnits{{
-      {"", 1.0}, {"b", 1.0},
-      {"k", 0x1p10}, {"kib", 0x1p10}, {"m", 0x1p20}, {"mib", 0x1p20},
-      {"g", 0x1p30}, {"gib", 0x1p30}, {"t", 0x1p40}, {"tib", 0x1p40},
-      {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
+      {"", 1.0},
+      {"b", 1.0},
+      {"k", 0x1p10},
+      {"kib", 0x1p10},
+      {"m", 0x1p20},
+      {"mib", 0x1p20},
+      {"g", 0x1p30},
+      {"gib", 0x1p30},
+      {"t", 0x1p40},
+      {"tib", 0x1p40},
+      {"kb", 1e3},
+      {"mb", 1e6},
+      {"gb", 1e9},
+      {"tb", 1e12},
   }};
   for (const auto& [name, scale] : kUnits) {
     if (unit != name) continue;

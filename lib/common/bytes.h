@@ -24,7 +24,7 @@ class ByteView {
  public:
   ByteView() = default;
   ByteView(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  ByteView(const Bytes& b) : data_(b.data()), size_(b.size()) {}  // NOLINT: implicit on purpose
+  ByteView(const Bytes& b) : data_(b.data()), size_(b.size()) {}              // NOLINT: implicit on purpose
   ByteView(std::span<const uint8_t> s) : data_(s.data()), size_(s.size()) {}  // NOLINT
 
   const uint8_t* data() const { return data_; }
@@ -34,8 +34,8 @@ class ByteView {
 
   /// Bytes [offset, offset + len); throws when the range leaves the view.
   ByteView slice(uint64_t offset, uint64_t len) const {
-    check_corrupt(offset <= size_ && len <= size_ - offset,
-                  "range [{}, +{}) outside a buffer of {} bytes", offset, len, size_);
+    check_corrupt(offset <= size_ && len <= size_ - offset, "range [{}, +{}) outside a buffer of {} bytes", offset, len,
+                  size_);
     return ByteView(data_ + offset, static_cast<size_t>(len));
   }
   ByteView slice(uint64_t offset) const { return slice(offset, offset <= size_ ? size_ - offset : 0); }
@@ -43,8 +43,8 @@ class ByteView {
   /// Reads a little-endian T at byte `offset`.
   template <typename T>
   T read(uint64_t offset) const {
-    check_corrupt(offset <= size_ && sizeof(T) <= size_ - offset,
-                  "read of {} bytes at {} outside a buffer of {} bytes", sizeof(T), offset, size_);
+    check_corrupt(offset <= size_ && sizeof(T) <= size_ - offset, "read of {} bytes at {} outside a buffer of {} bytes",
+                  sizeof(T), offset, size_);
     T v;
     std::memcpy(&v, data_ + offset, sizeof(T));
     return v;

@@ -25,11 +25,16 @@ enum class ErrorKind {
 /// "io", "usage", "unsupported", "corrupt", "internal".
 constexpr const char* error_kind_name(ErrorKind k) {
   switch (k) {
-    case ErrorKind::io: return "io";
-    case ErrorKind::usage: return "usage";
-    case ErrorKind::unsupported: return "unsupported";
-    case ErrorKind::corrupt: return "corrupt";
-    case ErrorKind::internal: return "internal";
+    case ErrorKind::io:
+      return "io";
+    case ErrorKind::usage:
+      return "usage";
+    case ErrorKind::unsupported:
+      return "unsupported";
+    case ErrorKind::corrupt:
+      return "corrupt";
+    case ErrorKind::internal:
+      return "internal";
   }
   return "internal";
 }
@@ -109,8 +114,10 @@ auto with_context(Item&& item, Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (Error& e) {
-    if constexpr (std::is_invocable_v<Item&>) e.with_context(std::string_view(item()));
-    else e.with_context(std::string_view(item));
+    if constexpr (std::is_invocable_v<Item&>)
+      e.with_context(std::string_view(item()));
+    else
+      e.with_context(std::string_view(item));
     throw;
   }
 }

@@ -87,20 +87,22 @@ class StageTimer {
 
 struct ReadStats {
   // I/O (io::IoScheduler)
-  std::atomic<uint64_t> requests{0};        ///< submitted requests (each a list of byte ranges)
-  std::atomic<uint64_t> iops{0};            ///< positional reads issued after merging/splitting
-  std::atomic<uint64_t> bytes_read{0};      ///< bytes those reads returned
+  std::atomic<uint64_t> requests{0};    ///< submitted requests (each a list of byte ranges)
+  std::atomic<uint64_t> iops{0};        ///< positional reads issued after merging/splitting
+  std::atomic<uint64_t> bytes_read{0};  ///< bytes those reads returned
   // Planning and decoding (read::ColumnReader, structural page decoders)
   std::atomic<uint64_t> pages_touched{0};   ///< page decoders created
   std::atomic<uint64_t> chunks_decoded{0};  ///< mini-block chunks decompressed
-  std::atomic<uint64_t> plan_ns{0};         ///< planning and metadata rounds (incl. waits for metadata reads), ns summed over threads
-  std::atomic<uint64_t> io_wait_ns{0};      ///< waiting for data reads, and running small reads inline (io::IoOptions::inline_read_bytes), ns summed over threads
-  std::atomic<uint64_t> decode_ns{0};       ///< decompression and assembly, ns summed over threads
-  StageClock plan_wall;                     ///< the same three stages, wall clock (union over threads)
+  std::atomic<uint64_t> plan_ns{
+      0};  ///< planning and metadata rounds (incl. waits for metadata reads), ns summed over threads
+  std::atomic<uint64_t> io_wait_ns{0};  ///< waiting for data reads, and running small reads inline
+                                        ///< (io::IoOptions::inline_read_bytes), ns summed over threads
+  std::atomic<uint64_t> decode_ns{0};   ///< decompression and assembly, ns summed over threads
+  StageClock plan_wall;                 ///< the same three stages, wall clock (union over threads)
   StageClock io_wait_wall;
   StageClock decode_wall;
   // Output (the CLI's writer, on the caller's thread: one thread, so sum = wall)
-  std::atomic<uint64_t> output_ns{0};       ///< writing batches out (formatting, the sink), ns
+  std::atomic<uint64_t> output_ns{0};  ///< writing batches out (formatting, the sink), ns
   // What was read (dataset::Dataset::open)
   std::atomic<uint64_t> dataset_version{0};  ///< version of the dataset opened; 0 = none (a single data file)
 };

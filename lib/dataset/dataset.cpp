@@ -43,7 +43,8 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   options.io = ds->store_->tune(options.io);
   // Behind a network, more batches in flight hide the round trips (memory stays bounded by
   // batches x batch size x columns).
-  if (ds->store_->remote() && options.scan_batches_in_flight == 0) options.scan_batches_in_flight = kRemoteBatchesInFlight;
+  if (ds->store_->remote() && options.scan_batches_in_flight == 0)
+    options.scan_batches_in_flight = kRemoteBatchesInFlight;
   ds->options_ = std::move(options);
   ManifestLocation where;
   ds->manifest_ = read_version_manifest(dir, *ds->store_, version, where);
@@ -89,7 +90,8 @@ void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir,
     std::vector<io::ObjectStore::OpenAhead> opens;
     for (const auto* e : files) {
       if (hint.small_files_only && (e->size == 0 || e->size > store.tail_read_size())) continue;
-      const bool needed_whole = hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= store.coalesce_gap());
+      const bool needed_whole =
+          hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= store.coalesce_gap());
       const bool whole = needed_whole && e->size > 0 && e->size <= store.whole_file_limit();
       opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0});
     }
@@ -113,9 +115,9 @@ std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& f
       // A file whose size differs from the manifest's record was cut short or overwritten:
       // say so, next to whatever its bytes made the reader stop at.
       if (e.kind() != ErrorKind::corrupt || file.size_bytes == 0 || opened->size() == file.size_bytes) throw;
-      Error more(ErrorKind::corrupt, fmt::format("{} (the file has {} bytes, the manifest records {}{})", e.detail(),
-                                                 opened->size(), file.size_bytes,
-                                                 opened->size() < file.size_bytes ? ": truncated?" : ""));
+      Error more(ErrorKind::corrupt,
+                 fmt::format("{} (the file has {} bytes, the manifest records {}{})", e.detail(), opened->size(),
+                             file.size_bytes, opened->size() < file.size_bytes ? ": truncated?" : ""));
       if (!e.context().empty()) more.with_context(e.context());
       throw more;
     }
@@ -126,8 +128,7 @@ DeletionVector Dataset::deletion_vector(size_t index) const {
   const Fragment& f = manifest_.fragments.at(index);
   if (!f.deletion) return {};
   return with_missing_file_hint(dir_, io::join_path(dir_, f.deletion->relative_path(f.id)), *store_, version(),
-                                "deletion file",
-                                [&] { return read_deletion_file(dir_, f, store_.get()); });
+                                "deletion file", [&] { return read_deletion_file(dir_, f, store_.get()); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +143,7 @@ struct DatasetRowReader::FragmentState {
     size_t reader = 0;                           ///< index into `readers`
     size_t column = 0;                           ///< column of that reader's batches
   };
-  std::vector<std::optional<Source>> sources;  ///< per projected column; empty = all nulls
+  std::vector<std::optional<Source>> sources;              ///< per projected column; empty = all nulls
   std::vector<std::shared_ptr<format::FileReader>> files;  ///< per data file, open if needed
   std::vector<read::FileRowReader> readers;                ///< one per data file in use
   std::vector<std::vector<size_t>> file_fields;            ///< per data file: its schema's field indices read
@@ -248,8 +249,9 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     auto it = std::find_if(fields_in_file.begin(), fields_in_file.end(),
                            [&](const format::LanceField& f) { return f.id == field.id; });
     if (it == fields_in_file.end())
-      throw Error(ErrorKind::corrupt, fmt::format("{}: listed for column '{}' (field id {}), but its schema has no such field",
-                                                  st->files[d]->path(), field.name, field.id));
+      throw Error(ErrorKind::corrupt,
+                  fmt::format("{}: listed for column '{}' (field id {}), but its schema has no such field",
+                              st->files[d]->path(), field.name, field.id));
     file_fields[d].push_back(static_cast<size_t>(it - fields_in_file.begin()));
     file_slots[d].push_back(k);
     stored[k] = &*it;
@@ -260,7 +262,8 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
     if (file_fields[d].empty()) continue;
     const size_t r = st->readers.size();
     st->readers.emplace_back(st->files[d], file_fields[d], dataset_->reader_options());
-    for (size_t c = 0; c < file_slots[d].size(); ++c) st->sources[file_slots[d][c]] = FragmentState::Source{stored[file_slots[d][c]], r, c};
+    for (size_t c = 0; c < file_slots[d].size(); ++c)
+      st->sources[file_slots[d][c]] = FragmentState::Source{stored[file_slots[d][c]], r, c};
   }
   return st;
 }
@@ -273,14 +276,16 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::fragment_stat
     open_.push_front(st);
     return st;
   }
-  auto st = with_context([&] { return fmt::format("{}: fragment {}", dataset_->path(), dataset_->fragments().at(index).id); },
-                         [&] { return open_fragment(index); });
+  auto st =
+      with_context([&] { return fmt::format("{}: fragment {}", dataset_->path(), dataset_->fragments().at(index).id); },
+                   [&] { return open_fragment(index); });
   open_.push_front(st);
   while (open_.size() > kOpenFragments) open_.pop_back();
   return st;
 }
 
-RecordBatch DatasetRowReader::assemble(const FragmentState& st, std::vector<RecordBatch> parts, uint64_t num_rows) const {
+RecordBatch DatasetRowReader::assemble(const FragmentState& st, std::vector<RecordBatch> parts,
+                                       uint64_t num_rows) const {
   const auto& schema_fields = dataset_->schema().fields;
   RecordBatch out;
   out.fields = fields_;
@@ -298,7 +303,7 @@ RecordBatch DatasetRowReader::assemble(const FragmentState& st, std::vector<Reco
 }
 
 std::unique_ptr<DatasetRowReader::PendingChunk> DatasetRowReader::start_chunk(std::shared_ptr<FragmentState> state,
-                                                                             uint64_t begin, uint64_t end) {
+                                                                              uint64_t begin, uint64_t end) {
   auto pending = std::make_unique<PendingChunk>();
   pending->state = std::move(state);
   pending->num_rows = end - begin;
@@ -345,7 +350,8 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     {
       std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
       std::vector<double> share;  // of each, the share of its rows the scan reads
-      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments; ++f) {
+      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments;
+           ++f) {
         if (starts_[f + 1] <= starts_[f]) continue;
         ahead.push_back(f);
         const uint64_t lo = std::max(begin, starts_[f]), hi = std::min(end, starts_[f + 1]);
@@ -411,7 +417,8 @@ RecordBatch DatasetRowReader::take_from_fragment(size_t index, const std::vector
   return take_from_state(fragment_state(index), rows);
 }
 
-RecordBatch DatasetRowReader::take_from_state(const std::shared_ptr<FragmentState>& st, const std::vector<uint64_t>& rows) const {
+RecordBatch DatasetRowReader::take_from_state(const std::shared_ptr<FragmentState>& st,
+                                              const std::vector<uint64_t>& rows) const {
   std::vector<uint64_t> physical;
   physical.reserve(rows.size());
   for (uint64_t r : rows) physical.push_back(st->deletions.empty() ? r : st->deletions.physical_row(r));

@@ -155,9 +155,9 @@ class DatasetRowReader final : public TableReader {
   std::shared_ptr<const Dataset> dataset_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;
-  std::vector<uint64_t> starts_;  ///< first visible row of each fragment; back() = num_rows
+  std::vector<uint64_t> starts_;                     ///< first visible row of each fragment; back() = num_rows
   std::deque<std::shared_ptr<FragmentState>> open_;  ///< most recently used first
-  std::vector<bool> prefetched_;  ///< per fragment: its files were prefetched (remote stores)
+  std::vector<bool> prefetched_;                     ///< per fragment: its files were prefetched (remote stores)
 };
 
 }  // namespace lance::dataset

@@ -39,8 +39,10 @@ uint64_t DeletionVector::physical_row(uint64_t live) const {
   size_t lo = 0, hi = deleted_.size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (static_cast<uint64_t>(deleted_[mid]) - mid <= live) lo = mid + 1;
-    else hi = mid;
+    if (static_cast<uint64_t>(deleted_[mid]) - mid <= live)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return live + lo;
 }
@@ -61,7 +63,8 @@ std::vector<std::pair<uint64_t, uint64_t>> DeletionVector::live_runs(uint64_t be
 DeletionVector parse_deletion_bitmap(ByteView bytes, uint64_t physical_rows) {
   // Our own strict decoder: libroaring's accepts self-contradicting containers (fuzz finding).
   RoaringValues r = decode_roaring_portable(bytes, physical_rows);
-  check_corrupt(r.bytes_used == bytes.size(), "roaring bitmap uses {} of the file's {} bytes", r.bytes_used, bytes.size());
+  check_corrupt(r.bytes_used == bytes.size(), "roaring bitmap uses {} of the file's {} bytes", r.bytes_used,
+                bytes.size());
   std::vector<uint64_t> offsets(r.values.begin(), r.values.end());
   return DeletionVector::from_offsets(std::move(offsets), physical_rows);
 }
@@ -70,15 +73,17 @@ DeletionVector parse_deletion_arrow(ByteView bytes, uint64_t physical_rows) {
   return DeletionVector::from_offsets(arrow::read_arrow_file_integer_column(bytes, kDeletionColumn), physical_rows);
 }
 
-DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment, const io::ObjectStore* store) {
+DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment,
+                                  const io::ObjectStore* store) {
   if (!fragment.deletion) return {};
   const DeletionFileRef& ref = *fragment.deletion;
   const std::string path = io::join_path(dataset_dir, ref.relative_path(fragment.id));
   // The store's errors already name the path; the parse errors get it as context.
   const Bytes data = io::store_or_default(store, path)->read_all(path);
   return with_context(io::display_location(path), [&] {
-    DeletionVector dv = ref.kind == DeletionFileRef::Kind::bitmap ? parse_deletion_bitmap(ByteView(data), fragment.physical_rows)
-                                                                  : parse_deletion_arrow(ByteView(data), fragment.physical_rows);
+    DeletionVector dv = ref.kind == DeletionFileRef::Kind::bitmap
+                            ? parse_deletion_bitmap(ByteView(data), fragment.physical_rows)
+                            : parse_deletion_arrow(ByteView(data), fragment.physical_rows);
     check_corrupt(ref.num_deleted_rows == 0 || ref.num_deleted_rows == dv.num_deleted(),
                   "holds {} deleted rows, the manifest says {} (fragment {})", dv.num_deleted(), ref.num_deleted_rows,
                   fragment.id);

@@ -32,7 +32,8 @@ std::vector<IdRange> parse_id_ranges(std::string_view text, std::string_view opt
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t sep = text.find_first_of(",\n", pos);
-    const std::string_view item = trim(text.substr(pos, sep == std::string_view::npos ? std::string_view::npos : sep - pos));
+    const std::string_view item =
+        trim(text.substr(pos, sep == std::string_view::npos ? std::string_view::npos : sep - pos));
     if (!item.empty()) {
       const size_t dash = item.find('-');
       if (dash == std::string_view::npos) {

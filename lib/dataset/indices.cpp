@@ -27,17 +27,23 @@ std::vector<uint32_t> parse_fragment_bitmap(const std::string& bytes) {
   if (bytes.empty()) return {};
   // Our own strict decoder: libroaring's accepts self-contradicting containers, whose
   // iteration then crashed (fuzz finding, data/fuzz-regressions/fuzz_manifest/).
-  return decode_roaring_portable(ByteView(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), kMaxFragmentIds)
+  return decode_roaring_portable(ByteView(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+                                 kMaxFragmentIds)
       .values;
 }
 
 const char* metric_name(int m) {
   switch (m) {
-    case 0: return "L2";
-    case 1: return "cosine";
-    case 2: return "dot";
-    case 3: return "hamming";
-    default: return "?";
+    case 0:
+      return "L2";
+    case 1:
+      return "cosine";
+    case 2:
+      return "dot";
+    case 3:
+      return "hamming";
+    default:
+      return "?";
   }
 }
 
@@ -59,7 +65,9 @@ std::string vector_type(ByteView value, std::string* details) {
       quant = "RQ";
       desc += fmt::format(", RaBitQ {} bits", d.rq().num_bits());
       break;
-    default: quant = "FLAT"; break;  // flat, or (as Lance writes IVF_FLAT) nothing set
+    default:
+      quant = "FLAT";
+      break;  // flat, or (as Lance writes IVF_FLAT) nothing set
   }
   if (d.has_hnsw_index_config())
     desc += fmt::format(", HNSW M={} ef_construction={}", d.hnsw_index_config().max_connections(),

@@ -28,16 +28,16 @@ struct IndexFileInfo {
 
 struct IndexInfo {
   std::string name;
-  std::string uuid;                   ///< 8-4-4-4-12 lowercase hex
-  std::vector<int32_t> field_ids;     ///< the fields it indexes (first: the keyed one)
-  uint64_t dataset_version = 0;       ///< the version it was built from
-  std::vector<uint32_t> fragment_ids; ///< fragments it covers, ascending
-  std::string type_url;               ///< of the details message, e.g. "/lance.table.BTreeIndexDetails"
+  std::string uuid;                    ///< 8-4-4-4-12 lowercase hex
+  std::vector<int32_t> field_ids;      ///< the fields it indexes (first: the keyed one)
+  uint64_t dataset_version = 0;        ///< the version it was built from
+  std::vector<uint32_t> fragment_ids;  ///< fragments it covers, ascending
+  std::string type_url;                ///< of the details message, e.g. "/lance.table.BTreeIndexDetails"
   /// LanceDB's name of the type: IVF_PQ, IVF_FLAT, IVF_SQ, IVF_RQ, IVF_HNSW_PQ, IVF_HNSW_SQ,
   /// IVF_HNSW_FLAT, BTREE, BITMAP, LABEL_LIST, FTS (inverted), NGRAM, ZONEMAP, BLOOMFILTER,
   /// RTREE, FM, JSON, ...; "" when the type URL is not one this reader knows.
   std::string type;
-  std::string details;                ///< e.g. "metric L2, PQ 8 bits × 2 sub-vectors"; may be ""
+  std::string details;  ///< e.g. "metric L2, PQ 8 bits × 2 sub-vectors"; may be ""
   std::optional<int32_t> index_version;
   std::optional<uint64_t> created_at_ms;  ///< milliseconds since the Unix epoch
   std::vector<IndexFileInfo> files;       ///< empty: not recorded (older writers)

@@ -6,8 +6,8 @@
 #include <limits>
 #include <system_error>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "common/bytes.h"
 #include "io/object_store.h"
@@ -100,7 +100,8 @@ std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, con
   }
   // By version; when both namings hold the same version (a half-done migration), prefer V2.
   std::sort(out.begin(), out.end(), [](const ManifestLocation& a, const ManifestLocation& b) {
-    return a.version != b.version ? a.version < b.version : a.naming == ManifestNaming::v2 && b.naming != ManifestNaming::v2;
+    return a.version != b.version ? a.version < b.version
+                                  : a.naming == ManifestNaming::v2 && b.naming != ManifestNaming::v2;
   });
   out.erase(std::unique(out.begin(), out.end(),
                         [](const ManifestLocation& a, const ManifestLocation& b) { return a.version == b.version; }),
@@ -112,16 +113,19 @@ namespace {
 
 /// The version named by `_versions/latest_version_hint.json`, if the file exists and parses.
 std::optional<uint64_t> read_version_hint(const std::string& dataset_dir, const io::ObjectStore& store) {
-  const std::string hint = io::join_path(io::join_path(dataset_dir, std::string(kVersionsDir)), std::string(kLatestVersionHint));
+  const std::string hint =
+      io::join_path(io::join_path(dataset_dir, std::string(kVersionsDir)), std::string(kLatestVersionHint));
   try {
     // The listing of _versions/ (made already, and kept by object stores) tells whether it
     // exists: no request of its own for a missing hint.
     const auto entries = store.list(io::join_path(dataset_dir, std::string(kVersionsDir)));
-    if (std::none_of(entries.begin(), entries.end(), [](const io::ListEntry& e) { return e.name == kLatestVersionHint; }))
+    if (std::none_of(entries.begin(), entries.end(),
+                     [](const io::ListEntry& e) { return e.name == kLatestVersionHint; }))
       return std::nullopt;
     const Bytes data = store.read_all(hint);
     auto j = nlohmann::json::parse(data.begin(), data.end());
-    if (j.is_object() && j.contains("version") && j["version"].is_number_unsigned()) return j["version"].get<uint64_t>();
+    if (j.is_object() && j.contains("version") && j["version"].is_number_unsigned())
+      return j["version"].get<uint64_t>();
   } catch (const nlohmann::json::exception&) {
   } catch (const Error&) {
   }
@@ -135,8 +139,7 @@ ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uin
                                const io::ObjectStore* store) {
   const auto st = io::store_or_default(store, dataset_dir);
   const auto all = list_manifests(dataset_dir, st.get());
-  if (all.empty())
-    throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dataset_dir, kVersionsDir);
+  if (all.empty()) throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dataset_dir, kVersionsDir);
   if (version) {
     for (const auto& loc : all)
       if (loc.version == *version) return loc;
@@ -164,7 +167,8 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
   return with_context(name, [&] {
     const uint64_t size = bytes.size();
     check_corrupt(size >= kManifestTailSize + 4, "manifest of {} bytes is too small", size);
-    check_corrupt(std::memcmp(bytes.data() + size - 4, "LANC", 4) == 0, "not a Lance manifest (no \"LANC\" magic at the end)");
+    check_corrupt(std::memcmp(bytes.data() + size - 4, "LANC", 4) == 0,
+                  "not a Lance manifest (no \"LANC\" magic at the end)");
     const int64_t pos = bytes.read<int64_t>(size - kManifestTailSize);
     check_corrupt(pos >= 0 && static_cast<uint64_t>(pos) + 4 <= size - kManifestTailSize,
                   "manifest position {} is outside the file ({} bytes)", pos, size);
@@ -183,9 +187,10 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
     m.version = proto.version();
     m.reader_feature_flags = proto.reader_feature_flags();
     if (uint64_t unknown = m.reader_feature_flags & ~feature::kUnderstood)
-      throw_unsupported("the dataset needs reader features this reader does not know (reader_feature_flags {}, "
-                        "unknown bits {:#x}); it was written by {} {}",
-                        m.reader_feature_flags, unknown, proto.writer_version().library(), proto.writer_version().version());
+      throw_unsupported(
+          "the dataset needs reader features this reader does not know (reader_feature_flags {}, "
+          "unknown bits {:#x}); it was written by {} {}",
+          m.reader_feature_flags, unknown, proto.writer_version().library(), proto.writer_version().version());
     m.data_storage_version = proto.data_format().version();
     m.writer = proto.writer_version().library().empty()
                    ? std::string()
@@ -197,46 +202,55 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
       Fragment f;
       f.id = pf.id();
       f.physical_rows = pf.physical_rows();
-      with_context([&] { return fmt::format("fragment {}", f.id); }, [&] {
-        for (const auto& pd : pf.files()) {
-          DataFileRef d;
-          d.path = pd.path();
-          check_relative_path(d.path, "data file");
-          if (pd.has_base_id())
-            throw_unsupported("data file '{}' lives under another base path (id {}); multi-base datasets are not supported",
-                              d.path, pd.base_id());
-          d.field_ids.assign(pd.fields().begin(), pd.fields().end());
-          d.column_indices.assign(pd.column_indices().begin(), pd.column_indices().end());
-          d.major = pd.file_major_version();
-          d.minor = pd.file_minor_version();
-          d.size_bytes = pd.file_size_bytes();
-          // Legacy v1 data files (recorded as 0.0 by Lance <= 0.10, 0.1/0.2 later) list field
-          // ids only: their pages are found by field id in the file's own page table.
-          const bool v1 = d.major == 0 && d.minor <= 2;
-          check_corrupt((v1 && d.column_indices.empty()) || d.column_indices.size() == d.field_ids.size(),
-                        "data file '{}' lists {} field ids but {} column indices", d.path, d.field_ids.size(),
-                        d.column_indices.size());
-          f.files.push_back(std::move(d));
-        }
-        if (pf.has_deletion_file()) {
-          const auto& pd = pf.deletion_file();
-          if (pd.has_base_id())
-            throw_unsupported("the deletion file lives under another base path (id {}); multi-base datasets are not supported",
-                              pd.base_id());
-          DeletionFileRef del;
-          switch (pd.file_type()) {
-            case ::lance::table::DeletionFile::ARROW_ARRAY: del.kind = DeletionFileRef::Kind::arrow_array; break;
-            case ::lance::table::DeletionFile::BITMAP: del.kind = DeletionFileRef::Kind::bitmap; break;
-            default: throw_unsupported("unknown deletion file type {}", static_cast<int>(pd.file_type()));
-          }
-          del.read_version = pd.read_version();
-          del.id = pd.id();
-          del.num_deleted_rows = pd.num_deleted_rows();
-          check_corrupt(f.physical_rows == 0 || del.num_deleted_rows <= f.physical_rows,
-                        "{} deleted rows but only {} rows", del.num_deleted_rows, f.physical_rows);
-          f.deletion = del;
-        }
-      });
+      with_context(
+          [&] { return fmt::format("fragment {}", f.id); },
+          [&] {
+            for (const auto& pd : pf.files()) {
+              DataFileRef d;
+              d.path = pd.path();
+              check_relative_path(d.path, "data file");
+              if (pd.has_base_id())
+                throw_unsupported(
+                    "data file '{}' lives under another base path (id {}); multi-base datasets are not supported",
+                    d.path, pd.base_id());
+              d.field_ids.assign(pd.fields().begin(), pd.fields().end());
+              d.column_indices.assign(pd.column_indices().begin(), pd.column_indices().end());
+              d.major = pd.file_major_version();
+              d.minor = pd.file_minor_version();
+              d.size_bytes = pd.file_size_bytes();
+              // Legacy v1 data files (recorded as 0.0 by Lance <= 0.10, 0.1/0.2 later) list field
+              // ids only: their pages are found by field id in the file's own page table.
+              const bool v1 = d.major == 0 && d.minor <= 2;
+              check_corrupt((v1 && d.column_indices.empty()) || d.column_indices.size() == d.field_ids.size(),
+                            "data file '{}' lists {} field ids but {} column indices", d.path, d.field_ids.size(),
+                            d.column_indices.size());
+              f.files.push_back(std::move(d));
+            }
+            if (pf.has_deletion_file()) {
+              const auto& pd = pf.deletion_file();
+              if (pd.has_base_id())
+                throw_unsupported(
+                    "the deletion file lives under another base path (id {}); multi-base datasets are not supported",
+                    pd.base_id());
+              DeletionFileRef del;
+              switch (pd.file_type()) {
+                case ::lance::table::DeletionFile::ARROW_ARRAY:
+                  del.kind = DeletionFileRef::Kind::arrow_array;
+                  break;
+                case ::lance::table::DeletionFile::BITMAP:
+                  del.kind = DeletionFileRef::Kind::bitmap;
+                  break;
+                default:
+                  throw_unsupported("unknown deletion file type {}", static_cast<int>(pd.file_type()));
+              }
+              del.read_version = pd.read_version();
+              del.id = pd.id();
+              del.num_deleted_rows = pd.num_deleted_rows();
+              check_corrupt(f.physical_rows == 0 || del.num_deleted_rows <= f.physical_rows,
+                            "{} deleted rows but only {} rows", del.num_deleted_rows, f.physical_rows);
+              f.deletion = del;
+            }
+          });
       m.fragments.push_back(std::move(f));
     }
     return m;

@@ -92,8 +92,8 @@ struct Fragment {
 /// What a reader needs from one manifest.
 struct Manifest {
   uint64_t version = 0;
-  format::Schema schema;             ///< table schema (names and ids as of this version)
-  std::vector<Fragment> fragments;   ///< in manifest order = scan order
+  format::Schema schema;            ///< table schema (names and ids as of this version)
+  std::vector<Fragment> fragments;  ///< in manifest order = scan order
   uint64_t reader_feature_flags = 0;
   std::string data_storage_version;  ///< e.g. "2.1" (may be empty for old datasets)
   std::string writer;                ///< e.g. "lance 8.0.0"
@@ -103,10 +103,10 @@ struct Manifest {
 /// Reader feature flags (Manifest.reader_feature_flags) this reader understands.
 namespace feature {
 inline constexpr uint64_t kDeletionFiles = 1;
-inline constexpr uint64_t kStableRowIds = 2;       // row-id sequences: not needed to read rows
+inline constexpr uint64_t kStableRowIds = 2;  // row-id sequences: not needed to read rows
 inline constexpr uint64_t kUseV2FormatDeprecated = 4;
 inline constexpr uint64_t kTableConfig = 8;
-inline constexpr uint64_t kBasePaths = 16;         // refused when a file actually uses a base path
+inline constexpr uint64_t kBasePaths = 16;  // refused when a file actually uses a base path
 inline constexpr uint64_t kDisableTransactionFile = 32;
 inline constexpr uint64_t kUnderstood =
     kDeletionFiles | kStableRowIds | kUseV2FormatDeprecated | kTableConfig | kBasePaths | kDisableTransactionFile;

@@ -36,8 +36,8 @@ ByteView manifest_section(const ManifestFile& file, uint64_t position, const cha
     check_corrupt(position <= all.size() && all.size() - position >= 4, "{} position {} is outside the file ({} bytes)",
                   what, position, all.size());
     const uint32_t len = all.read<uint32_t>(position);
-    check_corrupt(len <= all.size() - position - 4, "{} at {} claims {} bytes, past the end of the file", what, position,
-                  len);
+    check_corrupt(len <= all.size() - position - 4, "{} at {} claims {} bytes, past the end of the file", what,
+                  position, len);
     return all.slice(position + 4, len);
   });
 }

@@ -52,8 +52,8 @@ RoaringValues decode_roaring_portable(ByteView bytes, uint64_t max_values) {
   for (uint32_t k = 0; k < count; ++k) {
     const uint32_t key = headers.read<uint16_t>(uint64_t{k} * 4);
     const uint32_t card = uint32_t{headers.read<uint16_t>(uint64_t{k} * 4 + 2)} + 1;
-    check_corrupt(static_cast<int64_t>(key) > prev_key, "roaring bitmap: container keys are not increasing ({} after {})",
-                  key, prev_key);
+    check_corrupt(static_cast<int64_t>(key) > prev_key,
+                  "roaring bitmap: container keys are not increasing ({} after {})", key, prev_key);
     prev_key = key;
     const uint32_t high = key << 16;
     const bool is_run = has_runs && (run_flags[k / 8] >> (k % 8) & 1);
@@ -72,7 +72,8 @@ RoaringValues decode_roaring_portable(ByteView bytes, uint64_t max_values) {
         const uint32_t len = bytes.read<uint16_t>(pos + uint64_t{r} * 4 + 2);
         check_corrupt(static_cast<int64_t>(start) > prev_end && start + len <= 0xFFFF,
                       "roaring bitmap: run {}+{} of container {} overlaps or passes 65535", start, len, key);
-        check_corrupt(out.values.size() + len + 1 <= max_values, "roaring bitmap holds more than {} values", max_values);
+        check_corrupt(out.values.size() + len + 1 <= max_values, "roaring bitmap holds more than {} values",
+                      max_values);
         for (uint32_t v = start; v <= start + len; ++v) out.values.push_back(high | v);
         prev_end = start + len;
       }

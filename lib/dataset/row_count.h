@@ -12,9 +12,9 @@
 namespace lance::dataset {
 
 struct RowCount {
-  uint64_t rows = 0;          ///< visible rows (datasets: physical rows minus deleted rows)
-  uint64_t deleted_rows = 0;  ///< datasets: rows deleted in the version read; 0 for a data file
-  uint64_t fragments = 0;     ///< datasets: fragments; 0 for a data file
+  uint64_t rows = 0;                ///< visible rows (datasets: physical rows minus deleted rows)
+  uint64_t deleted_rows = 0;        ///< datasets: rows deleted in the version read; 0 for a data file
+  uint64_t fragments = 0;           ///< datasets: fragments; 0 for a data file
   std::optional<uint64_t> version;  ///< datasets: the version counted (Manifest.version); empty for a data file
 };
 

@@ -29,8 +29,9 @@ ArrayPtr adapt_to_table_field(const ArrayPtr& array, const format::LanceField& s
     // Same logical type and no child fields to reconcile (e.g. a renamed leaf): only the
     // name differs, and names live in the output field, not in the array.
     if (table.children.empty() && stored.children.empty()) return array;
-    throw_unsupported("column '{}' (field id {}) has a nested layout in this data file that differs from the table schema",
-                      table.name, table.id);
+    throw_unsupported(
+        "column '{}' (field id {}) has a nested layout in this data file that differs from the table schema",
+        table.name, table.id);
   }
   auto copy = std::make_shared<ArrayData>(*array);
   copy->type = out->type;
@@ -52,9 +53,10 @@ ArrayPtr adapt_to_table_field(const ArrayPtr& array, const format::LanceField& s
     // list / large_list / map: the one child (item or entries) keeps its position.
     for (size_t i = 0; i < table.children.size(); ++i) {
       if (stored.children[i].id != table.children[i].id)
-        throw_unsupported("column '{}': child '{}' has field id {} in this data file but {} in the table schema", table.name,
-                          table.children[i].name, stored.children[i].id, table.children[i].id);
-      copy->children.push_back(adapt_to_table_field(array->children[i], stored.children[i], table.children[i], out_children[i]));
+        throw_unsupported("column '{}': child '{}' has field id {} in this data file but {} in the table schema",
+                          table.name, table.children[i].name, stored.children[i].id, table.children[i].id);
+      copy->children.push_back(
+          adapt_to_table_field(array->children[i], stored.children[i], table.children[i], out_children[i]));
     }
   }
   return copy;

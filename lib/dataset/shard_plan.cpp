@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "common/error.h"
-#include "io/uri.h"
 #include "dataset/dataset.h"
+#include "io/uri.h"
 
 namespace lance::dataset {
 

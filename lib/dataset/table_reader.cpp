@@ -22,10 +22,7 @@ class FileTableReader final : public TableReader {
   /// `local`: the file is on local disk (takes are then answered in groups, take_batches).
   FileTableReader(std::shared_ptr<format::FileReader> file, std::vector<read::ColumnSelection> selection,
                   const read::ReaderOptions& options, bool local)
-      : file_(file),
-        options_(options),
-        reader_(file, std::move(selection), options),
-        local_(local) {}
+      : file_(file), options_(options), reader_(file, std::move(selection), options), local_(local) {}
 
   const std::string& path() const override { return file_->path(); }
   const format::Schema& schema() const override { return file_->schema(); }
@@ -44,7 +41,8 @@ class FileTableReader final : public TableReader {
       for (; row < end && !pipe.full(); row += batch_size) {
         const uint64_t lo = row, hi = std::min(end, row + batch_size);
         pipe.add(0, [this, lo, hi]() -> read::ScanPipeline::Finish {
-          auto pending = std::make_shared<std::unique_ptr<read::FileRowReader::PendingBatch>>(reader_.start({{lo, hi}}));
+          auto pending =
+              std::make_shared<std::unique_ptr<read::FileRowReader::PendingBatch>>(reader_.start({{lo, hi}}));
           return [this, pending] { return reader_.finish(std::move(*pending)); };
         });
       }
@@ -59,10 +57,13 @@ class FileTableReader final : public TableReader {
   /// columns: more groups than a narrow projection needs, never fewer).
   void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
                     const std::function<void(RecordBatch)>& sink) override {
-    const double per_row = static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+    const double per_row =
+        static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
     take_in_groups(
         rows, batch_size, options_.take_group_bytes, sink,
-        [&](uint64_t) { return local_ ? TakeRun{num_rows(), per_row} : TakeRun{}; },
+        [&](uint64_t) {
+          return local_ ? TakeRun{num_rows(), per_row} : TakeRun{};
+        },
         [&](std::span<const uint64_t> run, const std::vector<size_t>& groups) {
           if (!reader_.prefetches()) return false;
           reader_.prefetch(run);
@@ -200,7 +201,8 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
                                [&] { return read::resolve_projection(ds->schema(), options.columns); });
     return std::make_unique<DatasetRowReader>(std::move(ds), std::move(fields));
   }
-  auto file = open_single_file(path, *store, options.reader, options.version.has_value(), options.fragments.has_value());
+  auto file =
+      open_single_file(path, *store, options.reader, options.version.has_value(), options.fragments.has_value());
   auto selection = with_context([&] { return io::display_location(path); },
                                 [&] { return read::resolve_column_paths(file->schema(), options.columns); });
   return std::make_unique<FileTableReader>(std::move(file), std::move(selection), options.reader, !store->remote());

@@ -45,7 +45,7 @@ struct TableOptions {
   /// Columns to read, in this order; empty = all. Top-level names; a single data file also
   /// accepts dotted paths into structs ("s.inner.x"), a dataset does not (yet).
   std::vector<std::string> columns;
-  std::optional<uint64_t> version;    ///< dataset version to read; empty = latest (datasets only)
+  std::optional<uint64_t> version;  ///< dataset version to read; empty = latest (datasets only)
   /// Only the fragments with these ids (`--fragments`), in manifest order; rows are then
   /// numbered over those fragments' visible rows. Empty = all (datasets only).
   std::optional<std::vector<IdRange>> fragments;

@@ -30,14 +30,17 @@ uint64_t rows_of(const Frags& frags) {
 /// Operation name and a short description of what it did (short: it is a table cell).
 std::pair<std::string, std::string> describe(const Txn& t) {
   switch (t.operation_case()) {
-    case Txn::kAppend: return {"Append", fmt::format("+{} rows", rows_of(t.append().fragments()))};
+    case Txn::kAppend:
+      return {"Append", fmt::format("+{} rows", rows_of(t.append().fragments()))};
     case Txn::kDelete: {
       const auto& d = t.delete_();
       std::string s = d.predicate();
-      if (d.deleted_fragment_ids_size()) s += fmt::format(" ({} dropped)", plural(d.deleted_fragment_ids_size(), "fragment"));
+      if (d.deleted_fragment_ids_size())
+        s += fmt::format(" ({} dropped)", plural(d.deleted_fragment_ids_size(), "fragment"));
       return {"Delete", s};
     }
-    case Txn::kOverwrite: return {"Overwrite", fmt::format("{} rows", rows_of(t.overwrite().fragments()))};
+    case Txn::kOverwrite:
+      return {"Overwrite", fmt::format("{} rows", rows_of(t.overwrite().fragments()))};
     case Txn::kCreateIndex: {
       std::vector<std::string> names;
       for (const auto& ix : t.create_index().new_indices()) names.push_back(ix.name());
@@ -48,30 +51,43 @@ std::pair<std::string, std::string> describe(const Txn& t) {
     }
     case Txn::kRewrite: {
       const auto& r = t.rewrite();
-      uint64_t old_n = static_cast<uint64_t>(r.old_fragments_size()), new_n = static_cast<uint64_t>(r.new_fragments_size());
+      uint64_t old_n = static_cast<uint64_t>(r.old_fragments_size()),
+               new_n = static_cast<uint64_t>(r.new_fragments_size());
       for (const auto& g : r.groups()) {
         old_n += static_cast<uint64_t>(g.old_fragments_size());
         new_n += static_cast<uint64_t>(g.new_fragments_size());
       }
       return {"Rewrite", fmt::format("{} → {} fragments", old_n, new_n)};
     }
-    case Txn::kMerge: return {"Merge", plural(t.merge().fragments_size(), "fragment")};
-    case Txn::kRestore: return {"Restore", fmt::format("to v{}", t.restore().version())};
+    case Txn::kMerge:
+      return {"Merge", plural(t.merge().fragments_size(), "fragment")};
+    case Txn::kRestore:
+      return {"Restore", fmt::format("to v{}", t.restore().version())};
     case Txn::kReserveFragments:
       return {"ReserveFragments", plural(t.reserve_fragments().num_fragments(), "id")};
     case Txn::kUpdate: {
       const auto& u = t.update();
-      return {"Update", fmt::format("{} rows written{}", rows_of(u.new_fragments()), u.update_mode() == 1 ? ", columns rewritten" : "")};
+      return {"Update", fmt::format("{} rows written{}", rows_of(u.new_fragments()),
+                                    u.update_mode() == 1 ? ", columns rewritten" : "")};
     }
-    case Txn::kProject: return {"Project", ""};
-    case Txn::kUpdateConfig: return {"UpdateConfig", ""};
-    case Txn::kDataReplacement: return {"DataReplacement", ""};
-    case Txn::kUpdateMemWalState: return {"UpdateMemWalState", ""};
-    case Txn::kClone: return {"Clone", ""};
-    case Txn::kUpdateBases: return {"UpdateBases", ""};
-    case Txn::kDataOverlay: return {"DataOverlay", ""};
-    case Txn::kAppendFriTransitions: return {"AppendFragmentReuseTransitions", ""};
-    default: return {"Unknown", ""};
+    case Txn::kProject:
+      return {"Project", ""};
+    case Txn::kUpdateConfig:
+      return {"UpdateConfig", ""};
+    case Txn::kDataReplacement:
+      return {"DataReplacement", ""};
+    case Txn::kUpdateMemWalState:
+      return {"UpdateMemWalState", ""};
+    case Txn::kClone:
+      return {"Clone", ""};
+    case Txn::kUpdateBases:
+      return {"UpdateBases", ""};
+    case Txn::kDataOverlay:
+      return {"DataOverlay", ""};
+    case Txn::kAppendFriTransitions:
+      return {"AppendFragmentReuseTransitions", ""};
+    default:
+      return {"Unknown", ""};
   }
 }
 
@@ -89,7 +105,7 @@ TransactionInfo parse_transaction(ByteView bytes, const std::string& name) {
 }
 
 std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, const ManifestFile& manifest,
-                                               const io::ObjectStore* store) {
+                                                const io::ObjectStore* store) {
   const auto& m = manifest.proto;
   if (m.has_transaction_section()) {
     auto info = parse_transaction(manifest_section(manifest, m.transaction_section(), "transaction section"),
@@ -99,8 +115,8 @@ std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, 
   }
   if (m.transaction_file().empty()) return std::nullopt;
   const std::string& name = m.transaction_file();
-  check_corrupt(name.find('/') == std::string::npos && name != "..", "{}: transaction file name '{}' is not a plain name",
-                manifest.path, name);
+  check_corrupt(name.find('/') == std::string::npos && name != "..",
+                "{}: transaction file name '{}' is not a plain name", manifest.path, name);
   const std::string rel = io::join_path(std::string(kTransactionsDir), name);
   const std::string path = io::join_path(dataset_dir, rel);
   const Bytes bytes = io::store_or_default(store, dataset_dir)->read_all(path);

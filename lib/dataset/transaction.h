@@ -35,7 +35,7 @@ struct TransactionInfo {
   std::string detail;         ///< short: "+50 rows", a delete's predicate, "to v8", "4 → 1 fragments"; may be ""
   uint64_t read_version = 0;  ///< the version the writer started from
   std::string uuid;
-  std::string source;         ///< the file it was read from (relative), or "manifest"
+  std::string source;  ///< the file it was read from (relative), or "manifest"
 };
 
 /// The transaction that made the version `manifest` holds; nullopt when the manifest names
@@ -43,7 +43,7 @@ struct TransactionInfo {
 /// Error(corrupt) when it does not decode.
 /// A transaction file is read through `store` (null: the store of `dataset_dir`, default settings).
 std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, const ManifestFile& manifest,
-                                               const io::ObjectStore* store = nullptr);
+                                                const io::ObjectStore* store = nullptr);
 
 /// Decodes one Transaction message; `name` is used in error messages.
 TransactionInfo parse_transaction(ByteView bytes, const std::string& name);

@@ -42,7 +42,7 @@ std::vector<Selection> selections_of(const format::FileReader& file, size_t fiel
   size_t leaf = 0;
   std::vector<size_t> path;
   std::function<void(const format::LanceField&, const std::string&)> walk = [&](const format::LanceField& f,
-                                                                               const std::string& name) {
+                                                                                const std::string& name) {
     if (is_plain_struct(f)) {
       for (size_t i = 0; i < f.children.size(); ++i) {
         path.push_back(i);
@@ -76,7 +76,9 @@ std::vector<std::pair<uint64_t, uint64_t>> page_rows(const format::FileReader& f
 }
 
 std::string rows_text(uint64_t begin, uint64_t end) {
-  return end <= begin ? "no rows" : end == begin + 1 ? fmt::format("row {}", begin) : fmt::format("rows {}-{}", begin, end - 1);
+  return end <= begin       ? "no rows"
+         : end == begin + 1 ? fmt::format("row {}", begin)
+                            : fmt::format("rows {}-{}", begin, end - 1);
 }
 
 /// Decodes and checks the pages of one open data file, collecting problems.
@@ -120,7 +122,8 @@ class FileChecker {
           if (broken.empty()) add(chunk_error, "", std::nullopt, std::nullopt, rows_text(a, b));
           for (size_t f : broken) check_field_pages(f);
           fast_fields = broken.empty() ? fast_fields : still;
-          fast = fast_fields.empty() ? nullptr : std::make_unique<read::FileRowReader>(file_, fast_fields, options_.reader);
+          fast = fast_fields.empty() ? nullptr
+                                     : std::make_unique<read::FileRowReader>(file_, fast_fields, options_.reader);
         }
       }
       on_rows_(b - a);
@@ -181,8 +184,8 @@ class FileChecker {
     }
   }
 
-  void add(const Error& e, const std::string& column, std::optional<uint32_t> column_index, std::optional<uint64_t> page,
-           const std::string& rows) {
+  void add(const Error& e, const std::string& column, std::optional<uint32_t> column_index,
+           std::optional<uint64_t> page, const std::string& rows) {
     const std::string key = fmt::format("{}|{}|{}", column, page ? std::to_string(*page) : "-", page ? "" : rows);
     if (!seen_.insert(key).second) return;
     // The problem names the file, column and page: drop them from the error's context.
@@ -191,7 +194,8 @@ class FileChecker {
       if (msg.compare(0, prefix.size(), prefix) == 0) msg = msg.substr(prefix.size());
     };
     drop(file_->path() + ": ");
-    if (column_index && msg.rfind(fmt::format("column {} (", *column_index), 0) == 0 && msg.find("): ") != std::string::npos)
+    if (column_index && msg.rfind(fmt::format("column {} (", *column_index), 0) == 0 &&
+        msg.find("): ") != std::string::npos)
       msg = msg.substr(msg.find("): ") + 3);
     if (page) drop(fmt::format("page {}: ", *page));
     report_.problems.push_back({e.kind(), rel_, column, column_index, page, rows, msg});
@@ -241,7 +245,9 @@ void scan_all(const std::vector<ToScan>& files, VerifyReport& r, const VerifyOpt
       in_file += n;
       r.rows += n;
       if (o.progress)
-        o.progress(rows, bytes_done + (file_rows ? static_cast<uint64_t>(static_cast<long double>(size) * in_file / file_rows) : 0));
+        o.progress(
+            rows,
+            bytes_done + (file_rows ? static_cast<uint64_t>(static_cast<long double>(size) * in_file / file_rows) : 0));
     });
     checker.run();
     bytes_done += size;
@@ -303,8 +309,9 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
       try {
         auto file = format::FileReader::open(store.open(full), store.tune(o.reader.io), o.reader.stats);
         if (frag.physical_rows != 0 && file->num_rows() != frag.physical_rows)
-          add_problem(r, ErrorKind::corrupt, rel,
-                      fmt::format("file has {} rows, fragment {} has {}", file->num_rows(), frag.id, frag.physical_rows));
+          add_problem(
+              r, ErrorKind::corrupt, rel,
+              fmt::format("file has {} rows, fragment {} has {}", file->num_rows(), frag.id, frag.physical_rows));
         if (file_rows == 0) file_rows = file->num_rows();
         r.pages += count_pages(*file);
         r.bytes += file->file_size();
@@ -358,8 +365,9 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
         }
         const uint64_t size = *found;
         if (size != f.size_bytes)
-          add_problem(r, ErrorKind::corrupt, rel,
-                      fmt::format("file has {} bytes, the manifest records {} (index '{}')", size, f.size_bytes, ix.name));
+          add_problem(
+              r, ErrorKind::corrupt, rel,
+              fmt::format("file has {} bytes, the manifest records {} (index '{}')", size, f.size_bytes, ix.name));
       }
     }
   } catch (const Error& e) {
@@ -383,8 +391,10 @@ int verify_exit_code(const VerifyReport& r) {
   bool io = false, unsupported = false;
   for (const auto& p : r.problems) {
     if (p.kind == ErrorKind::corrupt) return 4;
-    if (p.kind == ErrorKind::unsupported) unsupported = true;
-    else io = true;
+    if (p.kind == ErrorKind::unsupported)
+      unsupported = true;
+    else
+      io = true;
   }
   return io ? 1 : unsupported ? 3 : 0;
 }

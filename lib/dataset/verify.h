@@ -29,25 +29,25 @@
 namespace lance::dataset {
 
 struct VerifyProblem {
-  ErrorKind kind = ErrorKind::corrupt;  ///< io: missing or unreadable; corrupt; unsupported
-  std::string file;                     ///< relative to the dataset directory (or the file given)
-  std::string column;                   ///< field path; "" when not about one column
-  std::optional<uint32_t> column_index; ///< the column in the data file, when one column is meant
-  std::optional<uint64_t> page;         ///< page of that column
-  std::string rows;                     ///< e.g. "rows 0-1023"; "" when not about rows
+  ErrorKind kind = ErrorKind::corrupt;   ///< io: missing or unreadable; corrupt; unsupported
+  std::string file;                      ///< relative to the dataset directory (or the file given)
+  std::string column;                    ///< field path; "" when not about one column
+  std::optional<uint32_t> column_index;  ///< the column in the data file, when one column is meant
+  std::optional<uint64_t> page;          ///< page of that column
+  std::string rows;                      ///< e.g. "rows 0-1023"; "" when not about rows
   std::string error;
 };
 
 struct VerifyReport {
   std::string path;
   bool is_dataset = false;
-  uint64_t version = 0;         ///< datasets: the version checked
-  uint64_t data_files = 0;      ///< data files checked (present or not)
+  uint64_t version = 0;     ///< datasets: the version checked
+  uint64_t data_files = 0;  ///< data files checked (present or not)
   uint64_t deletion_files = 0;
   uint64_t index_files = 0;
-  uint64_t pages = 0;           ///< pages of all columns of the files that opened
-  uint64_t rows = 0;            ///< physical rows decoded
-  uint64_t bytes = 0;           ///< bytes of the files that opened
+  uint64_t pages = 0;  ///< pages of all columns of the files that opened
+  uint64_t rows = 0;   ///< physical rows decoded
+  uint64_t bytes = 0;  ///< bytes of the files that opened
   std::vector<VerifyProblem> problems;
 };
 

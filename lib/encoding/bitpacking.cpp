@@ -60,11 +60,16 @@ void check_word_bits(unsigned word_bits, const char* what) {
 
 void fastlanes_unpack_block(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, uint8_t* out) {
   switch (word_bits) {
-    case 8: return unpack_block<uint8_t>(packed_bits, packed, out);
-    case 16: return unpack_block<uint16_t>(packed_bits, packed, out);
-    case 32: return unpack_block<uint32_t>(packed_bits, packed, out);
-    case 64: return unpack_block<uint64_t>(packed_bits, packed, out);
-    default: throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
+    case 8:
+      return unpack_block<uint8_t>(packed_bits, packed, out);
+    case 16:
+      return unpack_block<uint16_t>(packed_bits, packed, out);
+    case 32:
+      return unpack_block<uint32_t>(packed_bits, packed, out);
+    case 64:
+      return unpack_block<uint64_t>(packed_bits, packed, out);
+    default:
+      throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
   }
 }
 
@@ -75,18 +80,26 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
   const uint64_t num_chunks = (num_values + kFastLanesBlockValues - 1) / kFastLanesBlockValues;
   // Every chunk has at least its width word, so the buffer bounds the chunk count.
   check_corrupt(num_chunks <= buffer.size() / word_bytes,
-                "InlineBitpacking: {} values need {} chunks but the buffer has only {} bytes", num_values,
-                num_chunks, buffer.size());
+                "InlineBitpacking: {} values need {} chunks but the buffer has only {} bytes", num_values, num_chunks,
+                buffer.size());
   Bytes out(out_bytes);
   Bytes block(kFastLanesBlockValues * word_bytes);
   uint64_t pos = 0;
   for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
     uint64_t width = 0;
     switch (word_bits) {
-      case 8: width = buffer.read<uint8_t>(pos); break;
-      case 16: width = buffer.read<uint16_t>(pos); break;
-      case 32: width = buffer.read<uint32_t>(pos); break;
-      default: width = buffer.read<uint64_t>(pos); break;
+      case 8:
+        width = buffer.read<uint8_t>(pos);
+        break;
+      case 16:
+        width = buffer.read<uint16_t>(pos);
+        break;
+      case 32:
+        width = buffer.read<uint32_t>(pos);
+        break;
+      default:
+        width = buffer.read<uint64_t>(pos);
+        break;
     }
     check_corrupt(width <= word_bits, "InlineBitpacking chunk {}: bit width {} exceeds the {}-bit word", chunk, width,
                   word_bits);
@@ -113,8 +126,9 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
                 word_bits);
   const uint64_t word_bytes = word_bits / 8;
   const uint64_t out_bytes = checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output");
-  check_corrupt(buffer.size() % word_bytes == 0, "OutOfLineBitpacking: buffer of {} bytes is not a whole number of {}-bit words",
-                buffer.size(), word_bits);
+  check_corrupt(buffer.size() % word_bytes == 0,
+                "OutOfLineBitpacking: buffer of {} bytes is not a whole number of {}-bit words", buffer.size(),
+                word_bits);
   const uint64_t block_bytes = fastlanes_block_bytes(packed_bits);
   const uint64_t full_blocks = num_values / kFastLanesBlockValues;
   const uint64_t tail = num_values % kFastLanesBlockValues;

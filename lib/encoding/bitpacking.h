@@ -21,7 +21,9 @@ namespace lance::encoding {
 inline constexpr uint64_t kFastLanesBlockValues = 1024;
 
 /// Bytes of one packed FastLanes block of width `packed_bits` over `word_bits`-bit words.
-inline constexpr uint64_t fastlanes_block_bytes(unsigned packed_bits) { return kFastLanesBlockValues * packed_bits / 8; }
+inline constexpr uint64_t fastlanes_block_bytes(unsigned packed_bits) {
+  return kFastLanesBlockValues * packed_bits / 8;
+}
 
 /// Unpacks one 1024-value block: `packed` must hold `fastlanes_block_bytes(packed_bits)`
 /// bytes, `out` receives 1024 words of `word_bits` bits (1024·word_bits/8 bytes).

@@ -29,10 +29,14 @@ enum class Context { miniblock, block, fixed_per_value, variable_per_value };
 
 const char* context_phrase(Context c) {
   switch (c) {
-    case Context::miniblock: return "a mini-block chunk";
-    case Context::block: return "a block buffer";
-    case Context::fixed_per_value: return "a fixed-width full-zip value";
-    case Context::variable_per_value: return "a variable-width full-zip value";
+    case Context::miniblock:
+      return "a mini-block chunk";
+    case Context::block:
+      return "a block buffer";
+    case Context::fixed_per_value:
+      return "a fixed-width full-zip value";
+    case Context::variable_per_value:
+      return "a variable-width full-zip value";
   }
   return "an unknown context";
 }
@@ -72,9 +76,13 @@ void reject_buffer_compression(bool present, const pb::BufferCompression& bc, co
 GeneralScheme general_scheme(const pb::General& general) {
   check_corrupt(general.has_compression(), "General encoding has no compression scheme");
   switch (general.compression().scheme()) {
-    case pb::COMPRESSION_ALGORITHM_LZ4: return GeneralScheme::lz4;
-    case pb::COMPRESSION_ALGORITHM_ZSTD: return GeneralScheme::zstd;
-    default: throw_unsupported("General compression scheme {} is not supported", static_cast<int>(general.compression().scheme()));
+    case pb::COMPRESSION_ALGORITHM_LZ4:
+      return GeneralScheme::lz4;
+    case pb::COMPRESSION_ALGORITHM_ZSTD:
+      return GeneralScheme::zstd;
+    default:
+      throw_unsupported("General compression scheme {} is not supported",
+                        static_cast<int>(general.compression().scheme()));
   }
 }
 
@@ -156,22 +164,38 @@ void check_buffer_count(std::span<const ByteView> buffers, size_t expected, cons
 
 const char* encoding_name(const pb::CompressiveEncoding& enc) {
   switch (enc.compression_case()) {
-    case Case::kFlat: return "Flat";
-    case Case::kVariable: return "Variable";
-    case Case::kConstant: return "Constant";
-    case Case::kOutOfLineBitpacking: return "OutOfLineBitpacking";
-    case Case::kInlineBitpacking: return "InlineBitpacking";
-    case Case::kFsst: return "Fsst";
-    case Case::kDictionary: return "Dictionary";
-    case Case::kRle: return "Rle";
-    case Case::kByteStreamSplit: return "ByteStreamSplit";
-    case Case::kGeneral: return "General";
-    case Case::kFixedSizeList: return "FixedSizeList";
-    case Case::kPackedStruct: return "PackedStruct";
-    case Case::kVariablePackedStruct: return "VariablePackedStruct";
-    case Case::kRange: return "Range";
-    case Case::kDelta: return "Delta";
-    case pb::CompressiveEncoding::COMPRESSION_NOT_SET: return "(unset)";
+    case Case::kFlat:
+      return "Flat";
+    case Case::kVariable:
+      return "Variable";
+    case Case::kConstant:
+      return "Constant";
+    case Case::kOutOfLineBitpacking:
+      return "OutOfLineBitpacking";
+    case Case::kInlineBitpacking:
+      return "InlineBitpacking";
+    case Case::kFsst:
+      return "Fsst";
+    case Case::kDictionary:
+      return "Dictionary";
+    case Case::kRle:
+      return "Rle";
+    case Case::kByteStreamSplit:
+      return "ByteStreamSplit";
+    case Case::kGeneral:
+      return "General";
+    case Case::kFixedSizeList:
+      return "FixedSizeList";
+    case Case::kPackedStruct:
+      return "PackedStruct";
+    case Case::kVariablePackedStruct:
+      return "VariablePackedStruct";
+    case Case::kRange:
+      return "Range";
+    case Case::kDelta:
+      return "Delta";
+    case pb::CompressiveEncoding::COMPRESSION_NOT_SET:
+      return "(unset)";
   }
   return "(unknown)";
 }
@@ -209,14 +233,15 @@ std::optional<uint64_t> rle_child_count(const pb::CompressiveEncoding& enc, Byte
     case Case::kFlat: {
       const uint64_t bits = enc.flat().bits_per_value();
       if (enc.flat().has_data() || !is_word_width(bits)) return std::nullopt;
-      check_corrupt(buffer.size() % (bits / 8) == 0, "Rle: a child buffer of {} bytes holds no whole number of {}-bit values",
-                    buffer.size(), bits);
+      check_corrupt(buffer.size() % (bits / 8) == 0,
+                    "Rle: a child buffer of {} bytes holds no whole number of {}-bit values", buffer.size(), bits);
       return buffer.size() / (bits / 8);
     }
     case Case::kGeneral: {
       const pb::General& general = enc.general();
       const Bytes plain = general_decompress(general_scheme(general), buffer);
-      return rle_child_count(require(general.has_values(), general.values(), "General values encoding"), ByteView(plain));
+      return rle_child_count(require(general.has_values(), general.values(), "General values encoding"),
+                             ByteView(plain));
     }
     default:
       return std::nullopt;
@@ -265,8 +290,7 @@ bool rle_children_flat(const pb::Rle& rle) {
 
 }  // namespace
 
-DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
-                           uint64_t num_values) {
+DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values) {
   switch (enc.compression_case()) {
     case Case::kFlat: {
       check_buffer_count(buffers, 1, "Flat");
@@ -293,8 +317,8 @@ DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const B
     case Case::kFsst: {
       const pb::Fsst& fsst = enc.fsst();
       const FsstSymbolTable table = fsst_table(fsst);
-      DataBlock compressed = decode_miniblock(require(fsst.has_values(), fsst.values(), "Fsst values encoding"),
-                                              buffers, num_values);
+      DataBlock compressed =
+          decode_miniblock(require(fsst.has_values(), fsst.values(), "Fsst values encoding"), buffers, num_values);
       check_corrupt(compressed.is_variable(), "Fsst values decoded to fixed-width data");
       return fsst_decode_values(table, compressed);
     }
@@ -304,7 +328,8 @@ DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const B
         check_buffer_count(buffers, 2, "Rle");
         return expand_rle_children(rle, buffers[0], buffers[1], num_values, /*clamp_overflow=*/true);
       }
-      const uint64_t value_bits = flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
+      const uint64_t value_bits =
+          flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
       const uint64_t length_bits =
           flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");
       const unsigned vb = word_bits_of(value_bits, "Rle");
@@ -316,8 +341,8 @@ DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const B
     }
     case Case::kByteStreamSplit: {
       const pb::ByteStreamSplit& bss = enc.byte_stream_split();
-      const uint64_t bits =
-          flat_bits(require(bss.has_values(), bss.values(), "ByteStreamSplit values encoding"), "ByteStreamSplit values");
+      const uint64_t bits = flat_bits(require(bss.has_values(), bss.values(), "ByteStreamSplit values encoding"),
+                                      "ByteStreamSplit values");
       check_corrupt(bits > 0 && bits % 8 == 0, "ByteStreamSplit of {}-bit values", bits);
       check_buffer_count(buffers, 1, "ByteStreamSplit");
       return fixed_block(num_values, bits, byte_stream_unsplit(buffers[0], bits / 8, num_values));
@@ -339,8 +364,8 @@ DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const B
       const pb::PackedStruct& ps = enc.packed_struct();
       DataBlock rows =
           decode_miniblock(require(ps.has_values(), ps.values(), "PackedStruct values encoding"), buffers, num_values);
-      return finish_packed_struct(std::move(rows), std::span<const uint64_t>(ps.bits_per_value().data(),
-                                                                             ps.bits_per_value().size()));
+      return finish_packed_struct(std::move(rows),
+                                  std::span<const uint64_t>(ps.bits_per_value().data(), ps.bits_per_value().size()));
     }
     default:
       unsupported_in(enc, Context::miniblock);
@@ -380,7 +405,8 @@ DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint
         const RleBlockParts parts = split_rle_block(buffer);
         return expand_rle_children(rle, parts.values, parts.run_lengths, num_values, /*clamp_overflow=*/false);
       }
-      const uint64_t value_bits = flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
+      const uint64_t value_bits =
+          flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
       const uint64_t length_bits =
           flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");
       const unsigned vb = word_bits_of(value_bits, "Rle");
@@ -467,7 +493,10 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
         const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
         if (end <= start) continue;  // an empty value (a null slot) stays empty
         auto n = general_decompressed_size(scheme, bytes.slice(start, end - start));
-        if (!n) { all_known = false; break; }
+        if (!n) {
+          all_known = false;
+          break;
+        }
         sizes[i] = *n;
         total += *n;
         check_alloc(total, "General output");
@@ -531,10 +560,12 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
       out.num_values = zipped.num_values;
       for (size_t i = 0; i < raw.size(); ++i) {
         const pb::CompressiveEncoding& child = vps.fields(static_cast<int>(i)).value();
-        out.children.push_back(with_context([&] { return fmt::format("packed field {}", i); }, [&] {
-          return fields[i].variable ? decode_variable_per_value(child, std::move(raw[i]))
-                                    : decode_fixed_per_value(child, std::move(raw[i]));
-        }));
+        out.children.push_back(with_context([&] { return fmt::format("packed field {}", i); },
+                                            [&] {
+                                              return fields[i].variable
+                                                         ? decode_variable_per_value(child, std::move(raw[i]))
+                                                         : decode_fixed_per_value(child, std::move(raw[i]));
+                                            }));
       }
       return out;
     }
@@ -550,8 +581,8 @@ std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView
   const uint64_t bits = block.bits_per_value;
   if (!is_word_width(bits)) throw_unsupported("{}-bit levels are not supported", bits);
   const uint64_t width = bits / 8;
-  check_corrupt(block.data.size() >= num_levels * width, "levels: {} bytes for {} levels of {} bits",
-                block.data.size(), num_levels, bits);
+  check_corrupt(block.data.size() >= num_levels * width, "levels: {} bytes for {} levels of {} bits", block.data.size(),
+                num_levels, bits);
   std::vector<uint16_t> levels(num_levels);
   if (width == 2) {  // the usual case: u16 levels, copied in one go
     if (num_levels) std::memcpy(levels.data(), block.data.data(), num_levels * 2);
@@ -565,10 +596,18 @@ std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView
   for (uint64_t i = 0; i < num_levels; ++i) {
     uint64_t v = 0;
     switch (width) {
-      case 1: v = block.data[i]; break;
-      case 2: v = data.read<uint16_t>(i * 2); break;
-      case 4: v = data.read<uint32_t>(i * 4); break;
-      default: v = data.read<uint64_t>(i * 8); break;
+      case 1:
+        v = block.data[i];
+        break;
+      case 2:
+        v = data.read<uint16_t>(i * 2);
+        break;
+      case 4:
+        v = data.read<uint32_t>(i * 4);
+        break;
+      default:
+        v = data.read<uint64_t>(i * 8);
+        break;
     }
     check_corrupt(v <= UINT16_MAX, "level {} is {}, above the u16 range", i, v);
     levels[i] = static_cast<uint16_t>(v);

@@ -21,8 +21,7 @@ namespace pb = ::lance::encodings21;
 
 /// Mini-block context: decodes one chunk's value buffers (`buffers.size()` equals the
 /// layout's `num_buffers`) into `num_values` values.
-DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
-                           uint64_t num_values);
+DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
 
 /// Block context (rep/def levels, mini-block dictionaries, constant-layout levels):
 /// decodes one whole buffer into `num_values` values.

@@ -19,10 +19,18 @@ std::string child(bool present, const pb::CompressiveEncoding& enc) { return pre
 std::string scheme_name(const pb::BufferCompression& bc) {
   std::string s;
   switch (bc.scheme()) {
-    case pb::COMPRESSION_ALGORITHM_LZ4: s = "lz4"; break;
-    case pb::COMPRESSION_ALGORITHM_ZSTD: s = "zstd"; break;
-    case pb::COMPRESSION_ALGORITHM_UNSPECIFIED: s = "unspecified"; break;
-    default: s = fmt::format("scheme {}", static_cast<int>(bc.scheme())); break;
+    case pb::COMPRESSION_ALGORITHM_LZ4:
+      s = "lz4";
+      break;
+    case pb::COMPRESSION_ALGORITHM_ZSTD:
+      s = "zstd";
+      break;
+    case pb::COMPRESSION_ALGORITHM_UNSPECIFIED:
+      s = "unspecified";
+      break;
+    default:
+      s = fmt::format("scheme {}", static_cast<int>(bc.scheme()));
+      break;
   }
   if (bc.has_level()) s += fmt::format(" level {}", bc.level());
   return s;
@@ -105,12 +113,11 @@ std::string describe(const pb::CompressiveEncoding& enc) {
       std::string fields;
       for (const auto& f : enc.variable_packed_struct().fields()) {
         if (!fields.empty()) fields += ", ";
-        const std::string layout =
-            f.layout_case() == pb::VariablePackedStruct::FieldEncoding::kBitsPerValue
-                ? fmt::format("{} bits", f.bits_per_value())
-                : f.layout_case() == pb::VariablePackedStruct::FieldEncoding::kBitsPerLength
-                      ? fmt::format("{}-bit length", f.bits_per_length())
-                      : std::string("no layout");
+        const std::string layout = f.layout_case() == pb::VariablePackedStruct::FieldEncoding::kBitsPerValue
+                                       ? fmt::format("{} bits", f.bits_per_value())
+                                   : f.layout_case() == pb::VariablePackedStruct::FieldEncoding::kBitsPerLength
+                                       ? fmt::format("{}-bit length", f.bits_per_length())
+                                       : std::string("no layout");
         fields += fmt::format("{} [{}]", child(f.has_value(), f.value()), layout);
       }
       return fmt::format("VariablePackedStruct({})", fields);

@@ -37,7 +37,8 @@ DataBlock empty_fsl_block(const FslLayout& layout, uint64_t num_rows) {
 
 uint64_t FslLayout::cum_dim(size_t layer) const {
   uint64_t product = 1;
-  for (size_t i = 0; i <= layer && i < dims.size(); ++i) product = checked_mul(product, dims[i], "FixedSizeList dimension");
+  for (size_t i = 0; i <= layer && i < dims.size(); ++i)
+    product = checked_mul(product, dims[i], "FixedSizeList dimension");
   return product;
 }
 
@@ -104,7 +105,8 @@ DataBlock unzip_fsl_per_value(const FslLayout& layout, ByteView zipped, uint64_t
   const uint64_t item_row_bytes = items_per_row * (layout.item_bits / 8);
   for (size_t layer = 0; layer < layout.dims.size(); ++layer) {
     if (layout.has_validity[layer]) {
-      block.fsl_validity[layer].assign((checked_mul(num_rows, layout.cum_dim(layer), "FixedSizeList validity") + 7) / 8, 0);
+      block.fsl_validity[layer].assign((checked_mul(num_rows, layout.cum_dim(layer), "FixedSizeList validity") + 7) / 8,
+                                       0);
     }
   }
   block.data.resize(checked_mul(num_rows, item_row_bytes, "FixedSizeList items"));

@@ -132,9 +132,10 @@ void general_decompress_into(GeneralScheme scheme, ByteView input, std::span<uin
   if (scheme == GeneralScheme::lz4) {
     ByteView block = lz4_block(input, declared);
     check_corrupt(declared == out.size(), "lz4: {} bytes declared, {} expected", declared, out.size());
-    const int ret = LZ4_decompress_safe(reinterpret_cast<const char*>(block.data()),
-                                        out.empty() ? reinterpret_cast<char*>(&dummy) : reinterpret_cast<char*>(out.data()),
-                                        static_cast<int>(block.size()), static_cast<int>(declared));
+    const int ret =
+        LZ4_decompress_safe(reinterpret_cast<const char*>(block.data()),
+                            out.empty() ? reinterpret_cast<char*>(&dummy) : reinterpret_cast<char*>(out.data()),
+                            static_cast<int>(block.size()), static_cast<int>(declared));
     check_corrupt(ret >= 0, "lz4: malformed block ({} compressed bytes, {} declared)", block.size(), declared);
     check_corrupt(static_cast<uint64_t>(ret) == declared, "lz4: decompressed {} bytes, length prefix says {}", ret,
                   declared);
@@ -152,8 +153,8 @@ void general_decompress_into(GeneralScheme scheme, ByteView input, std::span<uin
   }
   ByteView frame = zstd_prefixed_frame(input, declared);
   check_corrupt(declared == out.size(), "zstd: {} bytes declared, {} expected", declared, out.size());
-  const size_t ret = ZSTD_decompressDCtx(&thread_dctx(), out.empty() ? &dummy : out.data(), out.size(), frame.data(),
-                                         frame.size());
+  const size_t ret =
+      ZSTD_decompressDCtx(&thread_dctx(), out.empty() ? &dummy : out.data(), out.size(), frame.data(), frame.size());
   if (ZSTD_isError(ret)) throw_corrupt("zstd: {}", ZSTD_getErrorName(ret));
   check_corrupt(ret == declared, "zstd: decompressed {} bytes, length prefix says {}", ret, declared);
 }

@@ -38,7 +38,10 @@ std::vector<DataBlock> split_variable_packed_rows(const DataBlock& rows, std::sp
       }
       block.bits_per_offset = static_cast<uint32_t>(field.bits);
       block.offsets.reserve(checked_mul(n + 1, field.bits / 8, "VariablePackedStruct offsets"));
-      if (field.bits == 32) append_le<uint32_t>(block.offsets, 0); else append_le<uint64_t>(block.offsets, 0);
+      if (field.bits == 32)
+        append_le<uint32_t>(block.offsets, 0);
+      else
+        append_le<uint64_t>(block.offsets, 0);
     } else {
       check_corrupt(field.bits > 0 && field.bits % 8 == 0,
                     "VariablePackedStruct: fixed field width {} is not a positive whole number of bytes", field.bits);
@@ -89,7 +92,8 @@ std::vector<DataBlock> split_variable_packed_rows(const DataBlock& rows, std::sp
         append_le<uint64_t>(block.offsets, total);
       }
     }
-    check_corrupt(placeholder || cursor == end, "VariablePackedStruct: row {} has {} unparsed bytes", row, end - cursor);
+    check_corrupt(placeholder || cursor == end, "VariablePackedStruct: row {} has {} unparsed bytes", row,
+                  end - cursor);
   }
   return out;
 }

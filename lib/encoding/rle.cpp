@@ -12,10 +12,14 @@ constexpr uint64_t kRleBlockHeaderBytes = 8;
 
 uint64_t read_length(ByteView lengths, unsigned length_bits, uint64_t run) {
   switch (length_bits) {
-    case 8: return lengths.read<uint8_t>(run);
-    case 16: return lengths.read<uint16_t>(run * 2);
-    case 32: return lengths.read<uint32_t>(run * 4);
-    default: return lengths.read<uint64_t>(run * 8);
+    case 8:
+      return lengths.read<uint8_t>(run);
+    case 16:
+      return lengths.read<uint16_t>(run * 2);
+    case 32:
+      return lengths.read<uint32_t>(run * 4);
+    default:
+      return lengths.read<uint64_t>(run * 8);
   }
 }
 
@@ -56,8 +60,8 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
   const uint64_t out_bytes = checked_value_bytes(num_values, value_bits, "Rle output");
   // Only allocate what the runs can actually cover.
   const uint64_t max_run = length_bits >= 64 ? UINT64_MAX : (uint64_t{1} << length_bits) - 1;
-  check_corrupt(runs > 0 ? num_values / runs <= max_run : num_values == 0,
-                "Rle: {} runs cannot encode {} values", runs, num_values);
+  check_corrupt(runs > 0 ? num_values / runs <= max_run : num_values == 0, "Rle: {} runs cannot encode {} values", runs,
+                num_values);
   Bytes out(out_bytes);
   uint64_t produced = 0;
   for (uint64_t r = 0; r < runs && produced < num_values; ++r) {
@@ -84,7 +88,8 @@ RleBlockParts split_rle_block(ByteView buffer) {
   const uint64_t values_bytes = buffer.read<uint64_t>(0);
   check_corrupt(values_bytes <= buffer.size() - kRleBlockHeaderBytes,
                 "Rle block: values section of {} bytes overruns a buffer of {} bytes", values_bytes, buffer.size());
-  return RleBlockParts{buffer.slice(kRleBlockHeaderBytes, values_bytes), buffer.slice(kRleBlockHeaderBytes + values_bytes)};
+  return RleBlockParts{buffer.slice(kRleBlockHeaderBytes, values_bytes),
+                       buffer.slice(kRleBlockHeaderBytes + values_bytes)};
 }
 
 }  // namespace lance::encoding

@@ -17,8 +17,8 @@ inline uint64_t checked_value_bytes(uint64_t num_values, uint64_t bits_per_value
   if (bits_per_value == 0 || num_values == 0) return 0;
   // kMaxDecodedBufferBytes * 8 fits comfortably in 64 bits (2^37).
   constexpr uint64_t kMaxBits = kMaxDecodedBufferBytes * 8;
-  check_corrupt(num_values <= kMaxBits / bits_per_value,
-                "{}: {} values of {} bits exceed the decode limit", what, num_values, bits_per_value);
+  check_corrupt(num_values <= kMaxBits / bits_per_value, "{}: {} values of {} bits exceed the decode limit", what,
+                num_values, bits_per_value);
   const uint64_t bytes = (num_values * bits_per_value + 7) / 8;
   check_alloc(bytes, what);
   return bytes;

@@ -51,8 +51,10 @@ Footer parse_footer(ByteView b, const std::string& path) {
   // in a 16-byte tail, are told apart before this is called.)
   const FileVersion& v = f.version;
   if (!(v.is_legacy_v2_0() || (v.major == 2 && v.minor >= 1 && v.minor <= 3)))
-    throw_unsupported("Lance file format version {}.{} is not supported (this build reads the legacy v1 format "
-                      "0.1/0.2 and 2.0 to 2.3)", v.major, v.minor);
+    throw_unsupported(
+        "Lance file format version {}.{} is not supported (this build reads the legacy v1 format "
+        "0.1/0.2 and 2.0 to 2.3)",
+        v.major, v.minor);
   f.column_meta_start = t.read<uint64_t>(0);
   f.column_meta_offsets_start = t.read<uint64_t>(8);
   f.global_buff_offsets_start = t.read<uint64_t>(16);
@@ -81,7 +83,8 @@ void FileReader::load() {
     // One coalescing block (4 KiB on a local disk, >= 64 KiB on object stores), at most
     // kTailReadSize: a small file's metadata fits in it, and a larger tail would be read
     // again with the last pages' data.
-    uint64_t tail_len = std::min(size, std::clamp<uint64_t>(io_->options().block_size, kMinTailReadSize, kTailReadSize));
+    uint64_t tail_len =
+        std::min(size, std::clamp<uint64_t>(io_->options().block_size, kMinTailReadSize, kTailReadSize));
     uint64_t tail_start = size - tail_len;
     Bytes tail = io_->read_range({tail_start, tail_len});
     if (v1::is_v1_tail(ByteView(tail))) return load_v1();
@@ -120,8 +123,8 @@ void FileReader::load() {
     ByteView gbo = view(f.global_buff_offsets_start, f.num_global_buffers * kOffsetEntrySize);
     for (uint32_t i = 0; i < f.num_global_buffers; ++i) {
       io::ByteRange r{gbo.read<uint64_t>(i * 16), gbo.read<uint64_t>(i * 16 + 8)};
-      check_corrupt(r.offset <= size && r.length <= size - r.offset,
-                    "global buffer {} [{}, +{}) lies outside the file", i, r.offset, r.length);
+      check_corrupt(r.offset <= size && r.length <= size - r.offset, "global buffer {} [{}, +{}) lies outside the file",
+                    i, r.offset, r.length);
       global_buffers_.push_back(r);
     }
     // Global buffer 0: the FileDescriptor (schema + row count).
@@ -137,72 +140,84 @@ void FileReader::load() {
     columns_.resize(f.num_columns);
     const bool structural = f.version.is_structural();
     for (uint32_t c = 0; c < f.num_columns; ++c) {
-      with_context([&] { return fmt::format("column {}", c); }, [&] {
-        ColumnInfo& col = columns_[c];
-        col.index = c;
-        col.metadata_range = {cmo.read<uint64_t>(c * 16), cmo.read<uint64_t>(c * 16 + 8)};
-        check_corrupt(col.metadata_range.offset <= size && col.metadata_range.length <= size - col.metadata_range.offset,
-                      "column metadata [{}, +{}) lies outside the file", col.metadata_range.offset,
-                      col.metadata_range.length);
-        ::lance::file::v2::ColumnMetadata meta;
-        parse_proto(meta, view(col.metadata_range.offset, col.metadata_range.length), "column metadata");
-        check_corrupt(meta.buffer_offsets_size() == meta.buffer_sizes_size(), "column buffer offsets/sizes differ in count");
-        for (int i = 0; i < meta.buffer_offsets_size(); ++i) {
-          io::ByteRange r{meta.buffer_offsets(i), meta.buffer_sizes(i)};
-          check_corrupt(r.offset <= size && r.length <= size - r.offset, "column buffer {} lies outside the file", i);
-          col.buffers.push_back(r);
-        }
-        if (meta.encoding().has_direct()) {
-          ::lance::wire::AnyMessage any;
-          parse_proto(any, ByteView(reinterpret_cast<const uint8_t*>(meta.encoding().direct().encoding().data()),
-                                    meta.encoding().direct().encoding().size()), "column encoding");
-          parse_proto(col.encoding, ByteView(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size()),
-                      "column encoding");
-        }
-        uint64_t expected_priority = 0;
-        for (int p = 0; p < meta.pages_size(); ++p) {
-          with_context([&] { return fmt::format("page {}", p); }, [&] {
-            const auto& pm = meta.pages(p);
-            PageInfo page;
-            page.num_rows = pm.length();
-            page.priority = pm.priority();
-            check_corrupt(pm.buffer_offsets_size() == pm.buffer_sizes_size(), "page buffer offsets/sizes differ in count");
-            for (int i = 0; i < pm.buffer_offsets_size(); ++i) {
-              io::ByteRange r{pm.buffer_offsets(i), pm.buffer_sizes(i)};
-              check_corrupt(r.offset <= size && r.length <= size - r.offset,
-                            "buffer {} [{}, +{}) lies outside the file ({} bytes)", i, r.offset, r.length, size);
-              page.buffers.push_back(r);
+      with_context(
+          [&] { return fmt::format("column {}", c); },
+          [&] {
+            ColumnInfo& col = columns_[c];
+            col.index = c;
+            col.metadata_range = {cmo.read<uint64_t>(c * 16), cmo.read<uint64_t>(c * 16 + 8)};
+            check_corrupt(
+                col.metadata_range.offset <= size && col.metadata_range.length <= size - col.metadata_range.offset,
+                "column metadata [{}, +{}) lies outside the file", col.metadata_range.offset,
+                col.metadata_range.length);
+            ::lance::file::v2::ColumnMetadata meta;
+            parse_proto(meta, view(col.metadata_range.offset, col.metadata_range.length), "column metadata");
+            check_corrupt(meta.buffer_offsets_size() == meta.buffer_sizes_size(),
+                          "column buffer offsets/sizes differ in count");
+            for (int i = 0; i < meta.buffer_offsets_size(); ++i) {
+              io::ByteRange r{meta.buffer_offsets(i), meta.buffer_sizes(i)};
+              check_corrupt(r.offset <= size && r.length <= size - r.offset, "column buffer {} lies outside the file",
+                            i);
+              col.buffers.push_back(r);
             }
-            if (pm.encoding().has_indirect())
-              throw_unsupported("deferred (indirect) page encodings are not supported");
-            if (!pm.encoding().has_direct()) throw_corrupt("page has no encoding");
-            ::lance::wire::AnyMessage any;
-            const auto& enc = pm.encoding().direct().encoding();
-            parse_proto(any, ByteView(reinterpret_cast<const uint8_t*>(enc.data()), enc.size()), "page encoding");
-            page.encoding_type_url = any.type_url();
-            ByteView value(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size());
-            std::string type = any_type_name(any.type_url());
-            if (structural) {
-              if (!type.empty() && type != "lance.encodings21.PageLayout")
-                throw_unsupported("page encoding '{}' in a {} file", type, f.version.to_string());
-              auto layout = std::make_shared<::lance::encodings21::PageLayout>();
-              parse_proto(*layout, value, "page layout");
-              page.layout = std::move(layout);
-              check_corrupt(page.priority == expected_priority,
-                            "page starts at row {} but the previous pages end at row {}", page.priority,
-                            expected_priority);
-            } else {
-              if (!type.empty() && type != "lance.encodings.ArrayEncoding")
-                throw_unsupported("page encoding '{}' in a 2.0 file", type);
-              auto ae = std::make_shared<::lance::encodings::ArrayEncoding>();
-              parse_proto(*ae, value, "array encoding");
-              page.array_encoding = std::move(ae);
+            if (meta.encoding().has_direct()) {
+              ::lance::wire::AnyMessage any;
+              parse_proto(any,
+                          ByteView(reinterpret_cast<const uint8_t*>(meta.encoding().direct().encoding().data()),
+                                   meta.encoding().direct().encoding().size()),
+                          "column encoding");
+              parse_proto(col.encoding,
+                          ByteView(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size()),
+                          "column encoding");
             }
-            expected_priority += page.num_rows;
-            col.pages.push_back(std::move(page));
+            uint64_t expected_priority = 0;
+            for (int p = 0; p < meta.pages_size(); ++p) {
+              with_context([&] { return fmt::format("page {}", p); },
+                           [&] {
+                             const auto& pm = meta.pages(p);
+                             PageInfo page;
+                             page.num_rows = pm.length();
+                             page.priority = pm.priority();
+                             check_corrupt(pm.buffer_offsets_size() == pm.buffer_sizes_size(),
+                                           "page buffer offsets/sizes differ in count");
+                             for (int i = 0; i < pm.buffer_offsets_size(); ++i) {
+                               io::ByteRange r{pm.buffer_offsets(i), pm.buffer_sizes(i)};
+                               check_corrupt(r.offset <= size && r.length <= size - r.offset,
+                                             "buffer {} [{}, +{}) lies outside the file ({} bytes)", i, r.offset,
+                                             r.length, size);
+                               page.buffers.push_back(r);
+                             }
+                             if (pm.encoding().has_indirect())
+                               throw_unsupported("deferred (indirect) page encodings are not supported");
+                             if (!pm.encoding().has_direct()) throw_corrupt("page has no encoding");
+                             ::lance::wire::AnyMessage any;
+                             const auto& enc = pm.encoding().direct().encoding();
+                             parse_proto(any, ByteView(reinterpret_cast<const uint8_t*>(enc.data()), enc.size()),
+                                         "page encoding");
+                             page.encoding_type_url = any.type_url();
+                             ByteView value(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size());
+                             std::string type = any_type_name(any.type_url());
+                             if (structural) {
+                               if (!type.empty() && type != "lance.encodings21.PageLayout")
+                                 throw_unsupported("page encoding '{}' in a {} file", type, f.version.to_string());
+                               auto layout = std::make_shared<::lance::encodings21::PageLayout>();
+                               parse_proto(*layout, value, "page layout");
+                               page.layout = std::move(layout);
+                               check_corrupt(page.priority == expected_priority,
+                                             "page starts at row {} but the previous pages end at row {}",
+                                             page.priority, expected_priority);
+                             } else {
+                               if (!type.empty() && type != "lance.encodings.ArrayEncoding")
+                                 throw_unsupported("page encoding '{}' in a 2.0 file", type);
+                               auto ae = std::make_shared<::lance::encodings::ArrayEncoding>();
+                               parse_proto(*ae, value, "array encoding");
+                               page.array_encoding = std::move(ae);
+                             }
+                             expected_priority += page.num_rows;
+                             col.pages.push_back(std::move(page));
+                           });
+            }
           });
-        }
-      });
     }
     map_fields_to_columns();
   });
@@ -210,7 +225,11 @@ void FileReader::load() {
 
 void FileReader::load_v1() {
   auto meta = std::make_shared<v1::FileMeta>(v1::load_file_meta(
-      file_size(), [&](uint64_t off, uint64_t len) { return io_->read_range({off, len}); }, schema_));
+      file_size(),
+      [&](uint64_t off, uint64_t len) {
+        return io_->read_range({off, len});
+      },
+      schema_));
   footer_ = Footer{};
   footer_.version = FileVersion{0, meta->minor};
   num_rows_ = meta->num_rows();

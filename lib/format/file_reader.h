@@ -49,8 +49,8 @@ struct Footer {
 
 /// One page of one column.
 struct PageInfo {
-  uint64_t num_rows = 0;   ///< 2.1+: top-level rows; 2.0: entries of this column
-  uint64_t priority = 0;   ///< 2.1+: first top-level row of the page
+  uint64_t num_rows = 0;  ///< 2.1+: top-level rows; 2.0: entries of this column
+  uint64_t priority = 0;  ///< 2.1+: first top-level row of the page
   std::vector<io::ByteRange> buffers;
   std::string encoding_type_url;
   /// 2.1+ pages: the layout. 2.0 pages: `array_encoding`.

@@ -39,12 +39,24 @@ TimeUnit parse_unit(const std::string& s, const std::string& whole) {
 
 const std::unordered_map<std::string, TypeId>& simple_types() {
   static const std::unordered_map<std::string, TypeId> m = {
-      {"null", TypeId::null},       {"bool", TypeId::boolean},       {"int8", TypeId::int8},
-      {"int16", TypeId::int16},     {"int32", TypeId::int32},        {"int64", TypeId::int64},
-      {"uint8", TypeId::uint8},     {"uint16", TypeId::uint16},      {"uint32", TypeId::uint32},
-      {"uint64", TypeId::uint64},   {"halffloat", TypeId::float16},  {"float", TypeId::float32},
-      {"double", TypeId::float64},  {"string", TypeId::utf8},        {"large_string", TypeId::large_utf8},
-      {"binary", TypeId::binary},   {"large_binary", TypeId::large_binary}, {"json", TypeId::large_binary},
+      {"null", TypeId::null},
+      {"bool", TypeId::boolean},
+      {"int8", TypeId::int8},
+      {"int16", TypeId::int16},
+      {"int32", TypeId::int32},
+      {"int64", TypeId::int64},
+      {"uint8", TypeId::uint8},
+      {"uint16", TypeId::uint16},
+      {"uint32", TypeId::uint32},
+      {"uint64", TypeId::uint64},
+      {"halffloat", TypeId::float16},
+      {"float", TypeId::float32},
+      {"double", TypeId::float64},
+      {"string", TypeId::utf8},
+      {"large_string", TypeId::large_utf8},
+      {"binary", TypeId::binary},
+      {"large_binary", TypeId::large_binary},
+      {"json", TypeId::large_binary},
   };
   return m;
 }
@@ -110,8 +122,10 @@ TypePtr parse_logical_type(const std::string& lt, const std::vector<LanceField>&
     check_corrupt(n > 0, "fixed_size_list size {} in '{}'", n, lt);
     std::string inner = lt.substr(head.size() + 1, lt.size() - head.size() - 1 - parts.back().size() - 1);
     TypePtr item;
-    if (inner == "lance.bfloat16") item = make_fixed_size_binary(2);
-    else item = parse_logical_type(inner, children);
+    if (inner == "lance.bfloat16")
+      item = make_fixed_size_binary(2);
+    else
+      item = parse_logical_type(inner, children);
     return make_fixed_size_list(make_field("item", item, true), n);
   }
   if (head == "dict" && parts.size() >= 4) {
@@ -143,7 +157,8 @@ void build_arrow(LanceField& f) {
   field->nullable = f.nullable;
   field->id = f.id;
   field->metadata = f.metadata;
-  field->type = with_context([&] { return fmt::format("field '{}'", f.name); }, [&] { return parse_logical_type(f.logical_type, f.children); });
+  field->type = with_context([&] { return fmt::format("field '{}'", f.name); },
+                             [&] { return parse_logical_type(f.logical_type, f.children); });
   f.arrow = field;
 }
 
@@ -178,8 +193,8 @@ Schema schema_from_fields(const google::protobuf::RepeatedPtrField<::lance::file
       roots.push_back(i);
     } else {
       auto it = index.find(flat[i].parent_id);
-      check_corrupt(it != index.end(), "field '{}' (id {}) names parent id {}, which does not precede it",
-                    flat[i].name, flat[i].id, flat[i].parent_id);
+      check_corrupt(it != index.end(), "field '{}' (id {}) names parent id {}, which does not precede it", flat[i].name,
+                    flat[i].id, flat[i].parent_id);
       kids[it->second].push_back(i);
     }
   }

@@ -20,8 +20,8 @@ uint64_t read_struct(uint64_t file_size, const std::function<Bytes(uint64_t, uin
   const uint32_t len = ByteView(len_bytes).read<uint32_t>(0);
   check_corrupt(len <= end - pos - 4, "{} at {} claims {} bytes, past byte {}", what, pos, len, end);
   Bytes body = read(pos + 4, len);
-  check_corrupt(msg.ParseFromArray(body.data(), static_cast<int>(body.size())), "cannot decode {} ({} bytes of protobuf)",
-                what, body.size());
+  check_corrupt(msg.ParseFromArray(body.data(), static_cast<int>(body.size())),
+                "cannot decode {} ({} bytes of protobuf)", what, body.size());
   return len;
 }
 
@@ -73,7 +73,8 @@ FileMeta load_file_meta(uint64_t size, const std::function<Bytes(uint64_t, uint6
     throw_unsupported("this v1 data file does not carry its own schema (it needs its dataset's manifest)");
   m.manifest_position = meta.manifest_position();
   ::lance::table::Manifest manifest;
-  m.manifest_length = read_struct(size, read, m.manifest_position, m.metadata_position, manifest, "the embedded schema");
+  m.manifest_length =
+      read_struct(size, read, m.manifest_position, m.metadata_position, manifest, "the embedded schema");
   schema = schema_from_fields(manifest.fields(), &manifest.schema_metadata());
   if (!manifest.writer_version().library().empty())
     m.writer = manifest.writer_version().library() + " " + manifest.writer_version().version();
@@ -97,8 +98,8 @@ FileMeta load_file_meta(uint64_t size, const std::function<Bytes(uint64_t, uint6
   m.page_table_position = meta.page_table_position();
   check_corrupt(entries <= size / 16 && m.page_table_position <= m.metadata_position &&
                     entries * 16 <= m.metadata_position - m.page_table_position,
-                "page table at {} ({} fields × {} batches) does not fit before the metadata", m.page_table_position, ids,
-                m.num_batches());
+                "page table at {} ({} fields × {} batches) does not fit before the metadata", m.page_table_position,
+                ids, m.num_batches());
   Bytes table = entries ? read(m.page_table_position, entries * 16) : Bytes{};
   ByteView tv(table);
   m.pages.resize(entries);

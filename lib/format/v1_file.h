@@ -40,18 +40,18 @@ struct DictionaryRef {
 
 /// Everything a reader needs from the end of a v1 file.
 struct FileMeta {
-  uint16_t minor = 0;                  ///< footer minor version (1 or 2)
-  uint64_t metadata_position = 0;      ///< where `[u32 len][Metadata]` starts
-  uint64_t metadata_length = 0;        ///< bytes of the Metadata message
-  uint64_t manifest_position = 0;      ///< where the embedded schema manifest starts
-  uint64_t manifest_length = 0;        ///< bytes of the embedded Manifest message
+  uint16_t minor = 0;              ///< footer minor version (1 or 2)
+  uint64_t metadata_position = 0;  ///< where `[u32 len][Metadata]` starts
+  uint64_t metadata_length = 0;    ///< bytes of the Metadata message
+  uint64_t manifest_position = 0;  ///< where the embedded schema manifest starts
+  uint64_t manifest_length = 0;    ///< bytes of the embedded Manifest message
   uint64_t page_table_position = 0;
   std::vector<uint64_t> batch_starts;  ///< first row of each batch, then the row count
   int32_t min_field_id = 0;            ///< page table covers [min_field_id, max_field_id]
   int32_t max_field_id = -1;
-  std::vector<PageRef> pages;          ///< (field id - min) * batches + batch
+  std::vector<PageRef> pages;                     ///< (field id - min) * batches + batch
   std::map<int32_t, DictionaryRef> dictionaries;  ///< by field id
-  std::string writer;                  ///< "lance 0.19.1" (empty when the file does not say)
+  std::string writer;                             ///< "lance 0.19.1" (empty when the file does not say)
 
   size_t num_batches() const { return batch_starts.empty() ? 0 : batch_starts.size() - 1; }
   uint64_t num_rows() const { return batch_starts.empty() ? 0 : batch_starts.back(); }

@@ -14,9 +14,7 @@ namespace {
 namespace pb0 = ::lance::encodings;
 using Case = pb0::ArrayEncoding::ArrayEncodingCase;
 
-std::string child(bool present, const pb0::ArrayEncoding& enc) {
-  return present ? describe_array_encoding(enc) : "?";
-}
+std::string child(bool present, const pb0::ArrayEncoding& enc) { return present ? describe_array_encoding(enc) : "?"; }
 
 std::string buffer_suffix(bool present, const pb0::Buffer& b) {
   // Lance 8.0 addresses page buffers only; name the others since they are unusual.
@@ -73,7 +71,8 @@ std::string describe_array_encoding(const pb0::ArrayEncoding& enc) {
     }
     case Case::kFsst: {
       const auto& f = enc.fsst();
-      return fmt::format("Fsst(symbol table {} bytes) › {}", f.symbol_table().size(), child(f.has_binary(), f.binary()));
+      return fmt::format("Fsst(symbol table {} bytes) › {}", f.symbol_table().size(),
+                         child(f.has_binary(), f.binary()));
     }
     case Case::kPackedStruct: {
       const auto& p = enc.packed_struct();
@@ -114,12 +113,18 @@ void assign(std::vector<std::string>& roles, bool present, const pb0::Buffer& b,
 
 void walk(const pb0::ArrayEncoding& enc, const std::string& role, std::vector<std::string>& roles) {
   switch (enc.array_encoding_case()) {
-    case Case::kFlat: assign(roles, enc.flat().has_buffer(), enc.flat().buffer(), role); break;
-    case Case::kBitpacked: assign(roles, enc.bitpacked().has_buffer(), enc.bitpacked().buffer(), role); break;
+    case Case::kFlat:
+      assign(roles, enc.flat().has_buffer(), enc.flat().buffer(), role);
+      break;
+    case Case::kBitpacked:
+      assign(roles, enc.bitpacked().has_buffer(), enc.bitpacked().buffer(), role);
+      break;
     case Case::kBitpackedForNonNeg:
       assign(roles, enc.bitpacked_for_non_neg().has_buffer(), enc.bitpacked_for_non_neg().buffer(), role);
       break;
-    case Case::kPackedStruct: assign(roles, enc.packed_struct().has_buffer(), enc.packed_struct().buffer(), role); break;
+    case Case::kPackedStruct:
+      assign(roles, enc.packed_struct().has_buffer(), enc.packed_struct().buffer(), role);
+      break;
     case Case::kNullable: {
       const auto& n = enc.nullable();
       if (n.has_no_nulls()) walk(n.no_nulls().values(), role, roles);
@@ -129,8 +134,12 @@ void walk(const pb0::ArrayEncoding& enc, const std::string& role, std::vector<st
       }
       break;
     }
-    case Case::kFixedSizeList: walk(enc.fixed_size_list().items(), role, roles); break;
-    case Case::kList: walk(enc.list().offsets(), "list offsets", roles); break;
+    case Case::kFixedSizeList:
+      walk(enc.fixed_size_list().items(), role, roles);
+      break;
+    case Case::kList:
+      walk(enc.list().offsets(), "list offsets", roles);
+      break;
     case Case::kBinary:
       walk(enc.binary().indices(), role == "values" ? "offsets" : role + " offsets", roles);
       walk(enc.binary().bytes(), role == "values" ? "bytes" : role + " bytes", roles);
@@ -139,9 +148,14 @@ void walk(const pb0::ArrayEncoding& enc, const std::string& role, std::vector<st
       walk(enc.dictionary().indices(), "indices", roles);
       walk(enc.dictionary().items(), "dictionary", roles);
       break;
-    case Case::kFsst: walk(enc.fsst().binary(), role, roles); break;
-    case Case::kFixedSizeBinary: walk(enc.fixed_size_binary().bytes(), role, roles); break;
-    default: break;
+    case Case::kFsst:
+      walk(enc.fsst().binary(), role, roles);
+      break;
+    case Case::kFixedSizeBinary:
+      walk(enc.fixed_size_binary().bytes(), role, roles);
+      break;
+    default:
+      break;
   }
 }
 

@@ -10,7 +10,7 @@ std::vector<ColumnField> map_columns(const format::FileReader& file) {
   const auto& schema = file.schema();
   std::unordered_map<const format::LanceField*, std::string> paths;
   std::function<void(const format::LanceField&, const std::string&)> name_all = [&](const format::LanceField& f,
-                                                                                   const std::string& prefix) {
+                                                                                    const std::string& prefix) {
     std::string p = prefix.empty() ? f.name : prefix + "." + f.name;
     paths[&f] = p;
     for (const auto& c : f.children) name_all(c, p);
@@ -51,14 +51,22 @@ std::vector<ColumnField> map_columns(const format::FileReader& file) {
 
 std::string layer_name(int layer) {
   switch (layer) {
-    case ::lance::encodings21::REPDEF_ALL_VALID_ITEM: return "ALL_VALID_ITEM";
-    case ::lance::encodings21::REPDEF_ALL_VALID_LIST: return "ALL_VALID_LIST";
-    case ::lance::encodings21::REPDEF_NULLABLE_ITEM: return "NULLABLE_ITEM";
-    case ::lance::encodings21::REPDEF_NULLABLE_LIST: return "NULLABLE_LIST";
-    case ::lance::encodings21::REPDEF_EMPTYABLE_LIST: return "EMPTYABLE_LIST";
-    case ::lance::encodings21::REPDEF_NULL_AND_EMPTY_LIST: return "NULL_AND_EMPTY_LIST";
-    case ::lance::encodings21::REPDEF_UNSPECIFIED: return "UNSPECIFIED";
-    default: return "LAYER_" + std::to_string(layer);
+    case ::lance::encodings21::REPDEF_ALL_VALID_ITEM:
+      return "ALL_VALID_ITEM";
+    case ::lance::encodings21::REPDEF_ALL_VALID_LIST:
+      return "ALL_VALID_LIST";
+    case ::lance::encodings21::REPDEF_NULLABLE_ITEM:
+      return "NULLABLE_ITEM";
+    case ::lance::encodings21::REPDEF_NULLABLE_LIST:
+      return "NULLABLE_LIST";
+    case ::lance::encodings21::REPDEF_EMPTYABLE_LIST:
+      return "EMPTYABLE_LIST";
+    case ::lance::encodings21::REPDEF_NULL_AND_EMPTY_LIST:
+      return "NULL_AND_EMPTY_LIST";
+    case ::lance::encodings21::REPDEF_UNSPECIFIED:
+      return "UNSPECIFIED";
+    default:
+      return "LAYER_" + std::to_string(layer);
   }
 }
 

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "io/uri.h"
 #include "inspect/text_table.h"
+#include "io/uri.h"
 
 namespace lance::inspect {
 
@@ -76,8 +76,9 @@ std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std
     d.index_version = ix.index_version;
     d.fragment_ids = ix.fragment_ids;
     for (size_t i = 0; i < frags.size(); ++i) {
-      const bool covered = frags[i].id <= UINT32_MAX &&
-                           std::binary_search(ix.fragment_ids.begin(), ix.fragment_ids.end(), static_cast<uint32_t>(frags[i].id));
+      const bool covered =
+          frags[i].id <= UINT32_MAX &&
+          std::binary_search(ix.fragment_ids.begin(), ix.fragment_ids.end(), static_cast<uint32_t>(frags[i].id));
       const uint64_t rows = i < ds.live_rows().size() ? ds.live_rows()[i] : 0;
       if (covered) {
         d.indexed_rows += rows;
@@ -95,7 +96,8 @@ std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std
     } catch (const Error&) {  // a missing directory: every recorded file is missing
     }
     auto exists = [&](const std::string& name) {
-      return std::any_of(listed.begin(), listed.end(), [&](const io::ListEntry& e) { return !e.is_dir && e.name == name; });
+      return std::any_of(listed.begin(), listed.end(),
+                         [&](const io::ListEntry& e) { return !e.is_dir && e.name == name; });
     };
     for (const auto& f : ix.files) d.files.push_back({io::join_path(rel, f.path), f.size_bytes, true, exists(f.path)});
     if (ix.files.empty()) {  // older writers record no file list: show what is there
@@ -133,7 +135,8 @@ Json indices_json(const std::vector<DatasetIndex>& indices) {
     j["size_bytes"] = d.size_bytes;
     j["files"] = Json::array();
     for (const auto& f : d.files)
-      j["files"].push_back(Json{{"path", f.path}, {"size_bytes", f.size_bytes}, {"recorded", f.recorded}, {"exists", f.exists}});
+      j["files"].push_back(
+          Json{{"path", f.path}, {"size_bytes", f.size_bytes}, {"recorded", f.recorded}, {"exists", f.exists}});
     arr.push_back(std::move(j));
   }
   return arr;
@@ -157,7 +160,8 @@ std::string render_indices_text(const std::vector<DatasetIndex>& indices, const 
     if (d.created_at_ms) info += " · created " + format_time_ms(*d.created_at_ms);
     out += "    " + style.dim(info) + "\n";
     for (const auto& f : d.files)
-      out += fmt::format("    {}  {}{}\n", f.path, format_bytes(f.size_bytes, o.exact_bytes), f.exists ? "" : "  (missing)");
+      out += fmt::format("    {}  {}{}\n", f.path, format_bytes(f.size_bytes, o.exact_bytes),
+                         f.exists ? "" : "  (missing)");
   }
   return out;
 }

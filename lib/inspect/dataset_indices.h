@@ -30,7 +30,7 @@ struct DatasetIndexFile {
 struct DatasetIndex {
   std::string name;
   std::string uuid;
-  std::string type;      ///< IVF_PQ, BTREE, ... (dataset::IndexInfo::type), or the type URL when unknown
+  std::string type;  ///< IVF_PQ, BTREE, ... (dataset::IndexInfo::type), or the type URL when unknown
   bool known_type = false;
   std::string type_url;
   std::string details;
@@ -39,12 +39,12 @@ struct DatasetIndex {
   uint64_t dataset_version = 0;
   std::optional<uint64_t> created_at_ms;
   std::optional<int32_t> index_version;
-  std::vector<uint32_t> fragment_ids;          ///< covered, as recorded
-  std::vector<uint64_t> unindexed_fragments;   ///< fragments of this version it does not cover
-  uint64_t indexed_rows = 0;                   ///< visible rows of covered fragments
-  uint64_t unindexed_rows = 0;                 ///< visible rows of the others
+  std::vector<uint32_t> fragment_ids;         ///< covered, as recorded
+  std::vector<uint64_t> unindexed_fragments;  ///< fragments of this version it does not cover
+  uint64_t indexed_rows = 0;                  ///< visible rows of covered fragments
+  uint64_t unindexed_rows = 0;                ///< visible rows of the others
   std::vector<DatasetIndexFile> files;
-  uint64_t size_bytes = 0;                     ///< sum of the files' sizes
+  uint64_t size_bytes = 0;  ///< sum of the files' sizes
 };
 
 std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std::vector<dataset::IndexInfo>& indices);

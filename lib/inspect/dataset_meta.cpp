@@ -38,7 +38,7 @@ DatasetMeta inspect_dataset_meta(const dataset::Dataset& ds) {
     out.fragments.push_back(std::move(d));
   }
   std::function<void(const format::LanceField&, const std::string&)> walk = [&](const format::LanceField& f,
-                                                                               const std::string& prefix) {
+                                                                                const std::string& prefix) {
     std::string p = prefix.empty() ? f.name : prefix + "." + f.name;
     out.fields.push_back({f.id, f.parent_id, p, f.logical_type});
     for (const auto& c : f.children) walk(c, p);
@@ -73,18 +73,22 @@ Json to_json(const DatasetMeta& m) {
     fj["num_rows"] = f.num_rows;
     fj["data_files"] = Json::array();
     for (const auto& d : f.data_files)
-      fj["data_files"].push_back(Json{{"path", d.path}, {"format_version", d.format_version}, {"size_bytes", d.size_bytes},
-                                      {"field_ids", d.field_ids}, {"column_indices", d.column_indices}});
+      fj["data_files"].push_back(Json{{"path", d.path},
+                                      {"format_version", d.format_version},
+                                      {"size_bytes", d.size_bytes},
+                                      {"field_ids", d.field_ids},
+                                      {"column_indices", d.column_indices}});
     if (f.deletion)
-      fj["deletion_file"] = Json{{"kind", f.deletion->kind}, {"path", f.deletion->path},
-                                 {"num_deleted_rows", f.deletion->num_deleted_rows}};
+      fj["deletion_file"] = Json{
+          {"kind", f.deletion->kind}, {"path", f.deletion->path}, {"num_deleted_rows", f.deletion->num_deleted_rows}};
     else
       fj["deletion_file"] = nullptr;
     j["fragments"].push_back(std::move(fj));
   }
   j["fields"] = Json::array();
   for (const auto& f : m.fields)
-    j["fields"].push_back(Json{{"id", f.id}, {"parent_id", f.parent_id}, {"path", f.path}, {"logical_type", f.logical_type}});
+    j["fields"].push_back(
+        Json{{"id", f.id}, {"parent_id", f.parent_id}, {"path", f.path}, {"logical_type", f.logical_type}});
   j["indices"] = indices_json(m.indices);
   if (m.indices_error) j["indices_error"] = *m.indices_error;
   return j;
@@ -135,7 +139,8 @@ std::string render_text(const DatasetMeta& m, const TextOptions& o) {
 
   out += "\n" + style.bold("fields") + "\n";
   Table fields({"id", "parent", "path", "lance type"}, {true, true, false, false});
-  for (const auto& f : m.fields) fields.add({std::to_string(f.id), std::to_string(f.parent_id), f.path, f.logical_type});
+  for (const auto& f : m.fields)
+    fields.add({std::to_string(f.id), std::to_string(f.parent_id), f.path, f.logical_type});
   out += fields.render(style, "  ");
   out += render_indices_text(m.indices, o);
   if (m.indices_error) out += "  " + style.dim("index section unreadable: ") + *m.indices_error + "\n";

@@ -29,8 +29,8 @@ struct DatasetDataFile {
 };
 
 struct DatasetDeletionFile {
-  std::string kind;  ///< "arrow" (row offsets in an Arrow IPC file) or "bitmap" (roaring)
-  std::string path;  ///< relative to the dataset directory
+  std::string kind;               ///< "arrow" (row offsets in an Arrow IPC file) or "bitmap" (roaring)
+  std::string path;               ///< relative to the dataset directory
   uint64_t num_deleted_rows = 0;  ///< as the manifest records it; 0 = not recorded
 };
 
@@ -53,15 +53,15 @@ struct DatasetFieldId {
 struct DatasetMeta {
   std::string path;
   uint64_t version = 0;
-  std::string manifest;                  ///< the manifest file read
-  std::vector<uint64_t> versions;        ///< every committed version in _versions/
-  std::string data_storage_version;      ///< e.g. "2.1" ("" when not recorded)
-  std::string writer;                    ///< e.g. "lance 8.0.0"
-  uint64_t num_rows = 0;                 ///< visible rows
+  std::string manifest;              ///< the manifest file read
+  std::vector<uint64_t> versions;    ///< every committed version in _versions/
+  std::string data_storage_version;  ///< e.g. "2.1" ("" when not recorded)
+  std::string writer;                ///< e.g. "lance 8.0.0"
+  uint64_t num_rows = 0;             ///< visible rows
   uint64_t num_deleted_rows = 0;
   std::vector<DatasetFragment> fragments;
-  std::vector<DatasetFieldId> fields;    ///< the schema in pre-order
-  std::vector<DatasetIndex> indices;     ///< Manifest.index_section (inspect/dataset_indices.h)
+  std::vector<DatasetFieldId> fields;        ///< the schema in pre-order
+  std::vector<DatasetIndex> indices;         ///< Manifest.index_section (inspect/dataset_indices.h)
   std::optional<std::string> indices_error;  ///< why the index section could not be read
 };
 

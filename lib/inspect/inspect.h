@@ -38,8 +38,8 @@ namespace lance::inspect {
 /// Packed structs and blob fields are one column for their whole subtree.
 struct ColumnField {
   uint32_t column = 0;
-  std::string path;       ///< field names from the top level joined by '.', e.g. "s.a", "l.item"
-  std::string top_level;  ///< the top-level field's name ("" when no field maps to the column)
+  std::string path;                           ///< field names from the top level joined by '.', e.g. "s.a", "l.item"
+  std::string top_level;                      ///< the top-level field's name ("" when no field maps to the column)
   const format::LanceField* field = nullptr;  ///< null when the schema maps no field to the column
 };
 
@@ -73,7 +73,7 @@ struct GlobalBufferInfo {
 struct ColumnSummary {
   uint32_t column = 0;
   std::string path;
-  std::string arrow_type;            ///< the Arrow type of the stored field ("" when unmapped)
+  std::string arrow_type;  ///< the Arrow type of the stored field ("" when unmapped)
   uint64_t num_pages = 0;
   uint64_t num_rows = 0;             ///< sum of the pages' row counts (2.0: entries of this column)
   uint64_t bytes = 0;                ///< page and column buffers
@@ -86,7 +86,7 @@ struct FileMeta {
   uint16_t footer_major = 0, footer_minor = 0;
   uint64_t file_size = 0;
   uint64_t num_rows = 0;
-  uint64_t num_fields = 0;   ///< top-level fields
+  uint64_t num_fields = 0;  ///< top-level fields
   uint64_t num_columns = 0;
   uint64_t num_pages = 0;
   ByteBreakdown bytes;
@@ -153,7 +153,7 @@ struct ChunkStats {
 
 struct DictionaryDesc {
   uint64_t num_items = 0;
-  std::string encoding;  ///< block encoding of the dictionary items, `encoding::describe`
+  std::string encoding;           ///< block encoding of the dictionary items, `encoding::describe`
   std::optional<uint64_t> bytes;  ///< size of the dictionary buffer
 };
 
@@ -207,9 +207,9 @@ struct LayoutDesc {
   std::optional<FullZipDesc> full_zip;
   std::optional<ConstantDesc> constant;  ///< "constant" and "all-null"
   std::optional<SparseDesc> sparse;
-  std::vector<std::string> blob_layers;         ///< "blob": the blob field's layers
-  std::shared_ptr<LayoutDesc> blob_inner;  ///< "blob": layout of the blob descriptions
-  std::optional<std::string> array_encoding;     ///< "array-encoding": the 2.0 tree
+  std::vector<std::string> blob_layers;       ///< "blob": the blob field's layers
+  std::shared_ptr<LayoutDesc> blob_inner;     ///< "blob": layout of the blob descriptions
+  std::optional<std::string> array_encoding;  ///< "array-encoding": the 2.0 tree
 };
 
 struct PageDesc {
@@ -219,8 +219,8 @@ struct PageDesc {
   uint64_t num_rows = 0;   ///< 2.1+: top-level rows; 2.0: entries of this column
   LayoutDesc layout;
   std::vector<BufferDesc> buffers;
-  uint64_t bytes = 0;  ///< sum of buffer sizes
-  double share = 0;    ///< bytes / file size
+  uint64_t bytes = 0;                       ///< sum of buffer sizes
+  double share = 0;                         ///< bytes / file size
   std::optional<uint64_t> decoded_bytes;    ///< fixed-width leaves: value slots × width
   std::optional<double> compression_ratio;  ///< decoded_bytes / bytes
   std::optional<std::string> error;         ///< why part of the page could not be described

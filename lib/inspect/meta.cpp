@@ -52,8 +52,8 @@ FileMeta inspect_file_meta(const format::FileReader& file) {
   }
   for (size_t i = 0; i < file.global_buffers().size(); ++i) {
     const auto& r = file.global_buffers()[i];
-    m.global_buffers.push_back({static_cast<uint32_t>(i), r.offset, r.length,
-                                i == 0 ? "file descriptor (schema, row count)" : "user data"});
+    m.global_buffers.push_back(
+        {static_cast<uint32_t>(i), r.offset, r.length, i == 0 ? "file descriptor (schema, row count)" : "user data"});
     b.global_buffers += r.length;
   }
   b.offset_tables = (uint64_t{footer.num_columns} + footer.num_global_buffers) * format::kOffsetEntrySize;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/closest_name.h"
 #include "encoding/decompress.h"
 #include "inspect/internal.h"
-#include "common/closest_name.h"
 #include "read/row_reader.h"
 #include "structural/miniblock.h"
 
@@ -66,10 +66,14 @@ Stats stats_of(const std::vector<uint64_t>& v) {
 
 std::string column_encoding_name(const ::lance::encodings::ColumnEncoding& enc) {
   switch (enc.column_encoding_case()) {
-    case ::lance::encodings::ColumnEncoding::kValues: return "values";
-    case ::lance::encodings::ColumnEncoding::kZoneIndex: return "zone_index";
-    case ::lance::encodings::ColumnEncoding::kBlob: return "blob";
-    default: return "none";
+    case ::lance::encodings::ColumnEncoding::kValues:
+      return "values";
+    case ::lance::encodings::ColumnEncoding::kZoneIndex:
+      return "zone_index";
+    case ::lance::encodings::ColumnEncoding::kBlob:
+      return "blob";
+    default:
+      return "none";
   }
 }
 
@@ -101,7 +105,8 @@ LayoutDesc describe_layout(const pb::PageLayout& layout, size_t num_page_buffers
       mb.rep_compression = describe_if(m.has_rep_compression(), m.rep_compression());
       mb.def_compression = describe_if(m.has_def_compression(), m.def_compression());
       mb.layers = layer_names(m.layers());
-      if (m.has_dictionary()) mb.dictionary = DictionaryDesc{m.num_dictionary_items(), encoding::describe(m.dictionary()), {}};
+      if (m.has_dictionary())
+        mb.dictionary = DictionaryDesc{m.num_dictionary_items(), encoding::describe(m.dictionary()), {}};
       mb.num_buffers = m.num_buffers();
       mb.num_items = m.num_items();
       mb.repetition_index_depth = m.repetition_index_depth();
@@ -145,7 +150,8 @@ LayoutDesc describe_layout(const pb::PageLayout& layout, size_t num_page_buffers
       const auto& b = layout.blob_layout();
       d.name = "blob";
       d.blob_layers = layer_names(b.layers());
-      if (b.has_inner_layout()) d.blob_inner = std::make_shared<LayoutDesc>(describe_layout(b.inner_layout(), num_page_buffers));
+      if (b.has_inner_layout())
+        d.blob_inner = std::make_shared<LayoutDesc>(describe_layout(b.inner_layout(), num_page_buffers));
       break;
     }
     case pb::PageLayout::kSparseLayout: {
@@ -196,7 +202,8 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
   const double file_size = static_cast<double>(std::max<uint64_t>(file.file_size(), 1));
 
   for (const auto& name : filter.columns) {
-    bool found = std::any_of(columns.begin(), columns.end(), [&](const ColumnField& cf) { return path_selected(cf, {name}); });
+    bool found =
+        std::any_of(columns.begin(), columns.end(), [&](const ColumnField& cf) { return path_selected(cf, {name}); });
     if (!found) {
       std::string known;
       std::vector<std::string> paths;
@@ -233,10 +240,12 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
     cp.column_encoding = column_encoding_name(info.encoding);
     cp.num_pages = info.pages.size();
     for (size_t i = 0; i < info.buffers.size(); ++i) {
-      cp.column_buffers.push_back({static_cast<uint32_t>(i), "column buffer", info.buffers[i].offset, info.buffers[i].length});
+      cp.column_buffers.push_back(
+          {static_cast<uint32_t>(i), "column buffer", info.buffers[i].offset, info.buffers[i].length});
       cp.bytes += info.buffers[i].length;
     }
-    const uint64_t bits = cf.field && cf.field->arrow && cf.field->arrow->type ? fixed_value_bits(*cf.field->arrow->type) : 0;
+    const uint64_t bits =
+        cf.field && cf.field->arrow && cf.field->arrow->type ? fixed_value_bits(*cf.field->arrow->type) : 0;
 
     uint64_t first_row = 0;
     for (size_t p = 0; p < info.pages.size(); ++p) {
@@ -277,7 +286,8 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
           const long double decoded = (static_cast<long double>(*slots) * bits + 7) / 8;
           if (decoded < static_cast<long double>(std::numeric_limits<uint64_t>::max())) {
             pd.decoded_bytes = static_cast<uint64_t>(decoded);
-            if (page_bytes > 0) pd.compression_ratio = static_cast<double>(*pd.decoded_bytes) / static_cast<double>(page_bytes);
+            if (page_bytes > 0)
+              pd.compression_ratio = static_cast<double>(*pd.decoded_bytes) / static_cast<double>(page_bytes);
           }
         }
       }
@@ -323,10 +333,10 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
         MiniBlockDesc& mb = *mini_block_of(p.page->layout);
         try {
           const Bytes empty;
-          auto chunks = structural::parse_miniblock_chunks(
-              parts[p.first_range], mb.has_large_chunk, mb.num_items, p.data_size,
-              p.has_rep_index ? ByteView(parts[p.first_range + 1]) : ByteView(empty), mb.repetition_index_depth,
-              p.page->num_rows);
+          auto chunks =
+              structural::parse_miniblock_chunks(parts[p.first_range], mb.has_large_chunk, mb.num_items, p.data_size,
+                                                 p.has_rep_index ? ByteView(parts[p.first_range + 1]) : ByteView(empty),
+                                                 mb.repetition_index_depth, p.page->num_rows);
           std::vector<uint64_t> sizes, values;
           for (const auto& c : chunks) sizes.push_back(c.size), values.push_back(c.num_values);
           mb.chunks = ChunkStats{chunks.size(), stats_of(sizes), stats_of(values)};

@@ -36,7 +36,8 @@ Json mini_block_json(const MiniBlockDesc& m) {
   j["repetition_index_depth"] = m.repetition_index_depth;
   j["has_large_chunk"] = m.has_large_chunk;
   if (m.chunks)
-    j["chunks"] = Json{{"count", m.chunks->count}, {"bytes", stats_json(m.chunks->bytes)}, {"values", stats_json(m.chunks->values)}};
+    j["chunks"] = Json{
+        {"count", m.chunks->count}, {"bytes", stats_json(m.chunks->bytes)}, {"values", stats_json(m.chunks->values)}};
   return j;
 }
 
@@ -65,8 +66,11 @@ Json constant_json(const ConstantDesc& c) {
 }
 
 Json sparse_json(const SparseDesc& s) {
-  return Json{{"value_compression", s.value_compression}, {"num_buffers", s.num_buffers}, {"num_items", s.num_items},
-              {"num_visible_items", s.num_visible_items}, {"has_large_chunk", s.has_large_chunk}};
+  return Json{{"value_compression", s.value_compression},
+              {"num_buffers", s.num_buffers},
+              {"num_items", s.num_items},
+              {"num_visible_items", s.num_visible_items},
+              {"has_large_chunk", s.has_large_chunk}};
 }
 
 /// Adds "layout" and the object of that layout to `j`.
@@ -122,19 +126,29 @@ Json to_json(const FileMeta& m) {
   j["num_columns"] = m.num_columns;
   j["num_pages"] = m.num_pages;
   const ByteBreakdown& b = m.bytes;
-  j["bytes"] = Json{{"page_buffers", b.page_buffers},       {"column_buffers", b.column_buffers},
-                    {"global_buffers", b.global_buffers},   {"column_metadata", b.column_metadata},
-                    {"offset_tables", b.offset_tables},     {"footer", b.footer},
-                    {"other", b.other},                     {"total", b.total}};
+  j["bytes"] = Json{{"page_buffers", b.page_buffers},
+                    {"column_buffers", b.column_buffers},
+                    {"global_buffers", b.global_buffers},
+                    {"column_metadata", b.column_metadata},
+                    {"offset_tables", b.offset_tables},
+                    {"footer", b.footer},
+                    {"other", b.other},
+                    {"total", b.total}};
   j["global_buffers"] = Json::array();
   for (const auto& g : m.global_buffers)
-    j["global_buffers"].push_back(Json{{"index", g.index}, {"offset", g.offset}, {"size", g.size}, {"content", g.content}});
+    j["global_buffers"].push_back(
+        Json{{"index", g.index}, {"offset", g.offset}, {"size", g.size}, {"content", g.content}});
   j["columns"] = Json::array();
   const double size = static_cast<double>(m.file_size ? m.file_size : 1);
   for (const auto& c : m.columns) {
-    j["columns"].push_back(Json{{"column", c.column}, {"path", c.path}, {"arrow_type", c.arrow_type},
-                                {"num_pages", c.num_pages}, {"num_rows", c.num_rows}, {"bytes", c.bytes},
-                                {"share", static_cast<double>(c.bytes) / size}, {"layouts", c.layouts}});
+    j["columns"].push_back(Json{{"column", c.column},
+                                {"path", c.path},
+                                {"arrow_type", c.arrow_type},
+                                {"num_pages", c.num_pages},
+                                {"num_rows", c.num_rows},
+                                {"bytes", c.bytes},
+                                {"share", static_cast<double>(c.bytes) / size},
+                                {"layouts", c.layouts}});
   }
   return j;
 }

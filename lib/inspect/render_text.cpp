@@ -91,9 +91,9 @@ void layout_lines(Block& b, const LayoutDesc& l, const TextOptions& o) {
     if (m.def_compression) b.add("definition", *m.def_compression);
     b.add("layers", join(m.layers, ", "));
     if (m.dictionary)
-      b.add("dictionary", fmt::format("{} items{} · {}", m.dictionary->num_items,
-                                      m.dictionary->bytes ? ", " + bytes(*m.dictionary->bytes) : "",
-                                      m.dictionary->encoding));
+      b.add("dictionary",
+            fmt::format("{} items{} · {}", m.dictionary->num_items,
+                        m.dictionary->bytes ? ", " + bytes(*m.dictionary->bytes) : "", m.dictionary->encoding));
     b.add("items", fmt::format("{} · {} buffer{} per chunk · repetition index depth {} · large chunks {}", m.num_items,
                                m.num_buffers, m.num_buffers == 1 ? "" : "s", m.repetition_index_depth,
                                yes_no(m.has_large_chunk)));
@@ -167,16 +167,21 @@ std::string render_text(const FileMeta& m, const TextOptions& o) {
   out += "\n" + style.bold("bytes") + "\n";
   Table t({"part", "size", "share"}, {false, true, true});
   const ByteBreakdown& b = m.bytes;
-  const std::pair<const char*, uint64_t> parts[] = {
-      {"page buffers", b.page_buffers},   {"column buffers", b.column_buffers}, {"global buffers", b.global_buffers},
-      {"column metadata", b.column_metadata}, {"offset tables", b.offset_tables}, {"footer", b.footer},
-      {"other", b.other},       {"total", b.total}};
+  const std::pair<const char*, uint64_t> parts[] = {{"page buffers", b.page_buffers},
+                                                    {"column buffers", b.column_buffers},
+                                                    {"global buffers", b.global_buffers},
+                                                    {"column metadata", b.column_metadata},
+                                                    {"offset tables", b.offset_tables},
+                                                    {"footer", b.footer},
+                                                    {"other", b.other},
+                                                    {"total", b.total}};
   for (const auto& [name, n] : parts) t.add({name, bytes(n), percent(static_cast<double>(n) / size)});
   out += t.render(style, "  ");
 
   out += "\n" + style.bold("global buffers") + "\n";
   Table g({"#", "offset", "size", "content"}, {true, true, true, false});
-  for (const auto& gb : m.global_buffers) g.add({std::to_string(gb.index), std::to_string(gb.offset), bytes(gb.size), gb.content});
+  for (const auto& gb : m.global_buffers)
+    g.add({std::to_string(gb.index), std::to_string(gb.offset), bytes(gb.size), gb.content});
   out += g.render(style, "  ");
 
   out += "\n" + style.bold("columns") + "\n";
@@ -240,8 +245,8 @@ std::string render_text(const SchemaInfo& s, const TextOptions& o) {
 std::string render_text(const PagesReport& r, const TextOptions& o) {
   const Style style(o.color);
   auto bytes = [&](uint64_t n) { return format_bytes(n, o.exact_bytes); };
-  std::string out = style.bold(r.path) + fmt::format(" · format {} · {} rows · {}\n", r.format_version, r.num_rows,
-                                                     bytes(r.file_size));
+  std::string out = style.bold(r.path) +
+                    fmt::format(" · format {} · {} rows · {}\n", r.format_version, r.num_rows, bytes(r.file_size));
   for (const auto& c : r.columns) {
     const std::string head = fmt::format("column {} · {}", c.column, c.path);
     const std::string tail = fmt::format(" · {} page{} · {} ({})", c.num_pages, c.num_pages == 1 ? "" : "s",
@@ -253,14 +258,16 @@ std::string render_text(const PagesReport& r, const TextOptions& o) {
     out += "\n" + style.bold(head) + " · " + elide(c.arrow_type.empty() ? "?" : c.arrow_type, room) + tail + "\n";
     if (!c.column_buffers.empty()) {
       Table cb({"#", "role", "offset", "size"}, {true, false, true, true});
-      for (const auto& b : c.column_buffers) cb.add({std::to_string(b.index), b.role, std::to_string(b.offset), bytes(b.size)});
+      for (const auto& b : c.column_buffers)
+        cb.add({std::to_string(b.index), b.role, std::to_string(b.offset), bytes(b.size)});
       out += cb.render(style, "  ");
     }
     for (const auto& p : c.pages) {
       // 2.0 pages count entries of their own column (list items, for an item column)
       const char* unit = r.format_version == "2.0" ? "entries" : "rows";
-      std::string rows = p.num_rows == 0 ? fmt::format("no {}", unit)
-                                         : fmt::format("{} {}-{} ({})", unit, p.first_row, p.first_row + p.num_rows - 1, p.num_rows);
+      std::string rows =
+          p.num_rows == 0 ? fmt::format("no {}", unit)
+                          : fmt::format("{} {}-{} ({})", unit, p.first_row, p.first_row + p.num_rows - 1, p.num_rows);
       out += "  " + style.bold(fmt::format("page {}", p.page)) +
              fmt::format(" · {} · {} · {} ({})", rows, p.layout.name, bytes(p.bytes), percent(p.share));
       if (p.compression_ratio) out += fmt::format(" · ratio {:.2f}", *p.compression_ratio);
@@ -271,7 +278,8 @@ std::string render_text(const PagesReport& r, const TextOptions& o) {
       out += b.str();
       if (!p.buffers.empty()) {
         Table bt({"#", "role", "offset", "size"}, {true, false, true, true});
-        for (const auto& buf : p.buffers) bt.add({std::to_string(buf.index), buf.role, std::to_string(buf.offset), bytes(buf.size)});
+        for (const auto& buf : p.buffers)
+          bt.add({std::to_string(buf.index), buf.role, std::to_string(buf.offset), bytes(buf.size)});
         out += bt.render(style, "    ");
       }
     }

@@ -23,7 +23,12 @@ inline std::string elide(const std::string& s, size_t max) {
   for (size_t i = 0; i < s.size();) {
     size_t len = 1;
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0xF0) len = 4; else if (c >= 0xE0) len = 3; else if (c >= 0xC0) len = 2;
+    if (c >= 0xF0)
+      len = 4;
+    else if (c >= 0xE0)
+      len = 3;
+    else if (c >= 0xC0)
+      len = 2;
     if (cols + 1 >= max) break;
     out.append(s, i, len);
     ++cols;
@@ -79,7 +84,8 @@ class Table {
       for (size_t c = 0; c < cells.size(); ++c) {
         const bool last = c + 1 == cells.size();
         const size_t pad = w[c] - display_width(cells[c]);
-        std::string cell = right_[c] ? std::string(pad, ' ') + cells[c] : cells[c] + (last ? "" : std::string(pad, ' '));
+        std::string cell =
+            right_[c] ? std::string(pad, ' ') + cells[c] : cells[c] + (last ? "" : std::string(pad, ' '));
         out += header ? style.dim(cell) : cell;
         if (!last) out += "  ";
       }

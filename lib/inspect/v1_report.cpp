@@ -64,7 +64,8 @@ V1FieldPages describe(const format::FileReader& file, const format::LanceField& 
 V1Meta inspect_v1_meta(const format::FileReader& file) {
   V1Meta m = base(file);
   for (const auto& f : file.schema().fields)
-    walk(f, "", [&](const format::LanceField& n, const std::string& path) { m.fields.push_back(describe(file, n, path)); });
+    walk(f, "",
+         [&](const format::LanceField& n, const std::string& path) { m.fields.push_back(describe(file, n, path)); });
   return m;
 }
 
@@ -125,8 +126,11 @@ Json to_json(const V1Meta& m) {
     if (!f.pages.empty()) {
       Json pages = Json::array();
       for (const auto& p : f.pages)
-        pages.push_back({{"batch", p.batch}, {"first_row", p.first_row}, {"num_rows", p.batch_rows},
-                         {"position", p.position}, {"length", p.length}});
+        pages.push_back({{"batch", p.batch},
+                         {"first_row", p.first_row},
+                         {"num_rows", p.batch_rows},
+                         {"position", p.position},
+                         {"length", p.length}});
       x["pages"] = pages;
     }
     fields.push_back(x);
@@ -154,7 +158,8 @@ std::string render_text(const V1Meta& m, const TextOptions& o) {
   line("page table", fmt::format("at {}, {}", m.page_table_position, bytes(m.page_table_bytes)));
   line("schema", fmt::format("at {}, {} (embedded manifest)", m.manifest_position, bytes(m.manifest_bytes)));
   line("metadata", fmt::format("at {}, {}", m.metadata_position, bytes(m.metadata_bytes)));
-  const bool with_pages = std::any_of(m.fields.begin(), m.fields.end(), [](const V1FieldPages& f) { return !f.pages.empty(); });
+  const bool with_pages =
+      std::any_of(m.fields.begin(), m.fields.end(), [](const V1FieldPages& f) { return !f.pages.empty(); });
   if (!with_pages) {
     out += "\nfields\n";
     out += fmt::format("  {:>3}  {:<20} {:<32} {}\n", "id", "path", "arrow type", "encoding");
@@ -167,7 +172,8 @@ std::string render_text(const V1Meta& m, const TextOptions& o) {
   }
   for (const auto& f : m.fields) {
     out += fmt::format("\nfield {} · {} · {} · {}\n", f.id, f.path, f.arrow_type, f.encoding);
-    if (f.dictionary_offset) out += fmt::format("  dictionary    {} values at {}\n", *f.dictionary_values, *f.dictionary_offset);
+    if (f.dictionary_offset)
+      out += fmt::format("  dictionary    {} values at {}\n", *f.dictionary_values, *f.dictionary_offset);
     out += fmt::format("  {:>5}  {:<15} {:>12}  {:>10}\n", "batch", "rows", "position", "length");
     for (const auto& p : f.pages)
       out += fmt::format("  {:>5}  {:<15} {:>12}  {:>10}\n", p.batch,

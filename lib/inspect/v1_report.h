@@ -33,7 +33,7 @@ struct V1FieldPages {
   std::string path;          ///< "s.a"
   std::string logical_type;  ///< as stored
   std::string arrow_type;
-  std::string encoding;      ///< "plain", "var_binary", "dictionary", "none" (struct: no page)
+  std::string encoding;  ///< "plain", "var_binary", "dictionary", "none" (struct: no page)
   std::optional<uint64_t> dictionary_offset;
   std::optional<uint64_t> dictionary_values;
   std::vector<V1PageEntry> pages;
@@ -44,7 +44,7 @@ struct V1Meta {
   std::string path;
   std::string format_version;  ///< "legacy v1 (0.2)"
   uint16_t footer_minor = 0;
-  std::string writer;          ///< "lance 0.19.1" from the embedded manifest, "" if absent
+  std::string writer;  ///< "lance 0.19.1" from the embedded manifest, "" if absent
   uint64_t file_size = 0;
   uint64_t num_rows = 0;
   std::vector<uint64_t> batch_rows;

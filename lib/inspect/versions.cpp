@@ -11,8 +11,8 @@
 #include "dataset/indices.h"
 #include "dataset/manifest_file.h"
 #include "dataset/transaction.h"
-#include "io/object_store.h"
 #include "inspect/text_table.h"
+#include "io/object_store.h"
 
 namespace lance::inspect {
 
@@ -108,8 +108,8 @@ Json to_json(const VersionsReport& r) {
 
 std::string render_text(const VersionsReport& r, const TextOptions& o) {
   const Style style(o.color);
-  std::string out = style.bold(r.path) + fmt::format(" · dataset · {} version{}\n", r.versions.size(),
-                                                     r.versions.size() == 1 ? "" : "s");
+  std::string out = style.bold(r.path) +
+                    fmt::format(" · dataset · {} version{}\n", r.versions.size(), r.versions.size() == 1 ? "" : "s");
   Table t({"version", "timestamp (UTC)", "operation", "rows", "deleted", "frags", "tags", "detail"},
           {true, false, false, true, true, true, false, false});
   for (const auto& e : r.versions) {
@@ -117,9 +117,9 @@ std::string render_text(const VersionsReport& r, const TextOptions& o) {
     for (const auto& s : e.tags) tags += (tags.empty() ? "" : ",") + s;
     std::string ts = e.timestamp_ns ? format_time_ns(*e.timestamp_ns).substr(0, 19) : "-";  // to the second
     if (ts.size() > 10) ts[10] = ' ';
-    t.add({std::to_string(e.version), ts, e.operation.empty() ? "-" : e.operation,
-           std::to_string(e.num_rows), std::to_string(e.num_deleted_rows), std::to_string(e.num_fragments),
-           tags.empty() ? "-" : tags, e.error ? "error: " + *e.error : e.detail});
+    t.add({std::to_string(e.version), ts, e.operation.empty() ? "-" : e.operation, std::to_string(e.num_rows),
+           std::to_string(e.num_deleted_rows), std::to_string(e.num_fragments), tags.empty() ? "-" : tags,
+           e.error ? "error: " + *e.error : e.detail});
   }
   t.fit(7, o.width, 24);
   out += t.render(style, "  ");

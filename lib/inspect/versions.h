@@ -24,15 +24,15 @@ struct VersionEntry {
   std::string operation;                ///< dataset::TransactionInfo::operation; "" when no transaction is recorded
   std::string detail;
   std::optional<uint64_t> read_version;
-  std::string transaction;              ///< where it was read from (relative path or "manifest")
-  uint64_t num_rows = 0;                ///< visible rows
+  std::string transaction;  ///< where it was read from (relative path or "manifest")
+  uint64_t num_rows = 0;    ///< visible rows
   uint64_t num_deleted_rows = 0;
   uint64_t num_fragments = 0;
   uint64_t num_data_files = 0;
   uint64_t num_indices = 0;
   std::vector<std::string> tags;
   std::string writer;
-  std::optional<std::string> error;     ///< why (part of) this version could not be read
+  std::optional<std::string> error;  ///< why (part of) this version could not be read
 };
 
 struct VersionsReport {

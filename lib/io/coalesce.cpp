@@ -11,7 +11,8 @@ std::vector<PlannedRead> plan_reads(std::span<const ByteRange> ranges, uint64_t 
   std::iota(order.begin(), order.end(), 0);
   std::erase_if(order, [&](size_t i) { return ranges[i].length == 0; });
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return ranges[a].offset != ranges[b].offset ? ranges[a].offset < ranges[b].offset : ranges[a].length < ranges[b].length;
+    return ranges[a].offset != ranges[b].offset ? ranges[a].offset < ranges[b].offset
+                                                : ranges[a].length < ranges[b].length;
   });
 
   // 1. merge

@@ -55,8 +55,10 @@ const CurlApi& api() {
     void* lib = ::dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       const char* why = ::dlerror();
-      failure = std::string("reading s3:// and http(s):// paths needs libcurl (libcurl.so.4, Debian package "
-                            "libcurl4): ") + (why ? why : "dlopen failed");
+      failure = std::string(
+                    "reading s3:// and http(s):// paths needs libcurl (libcurl.so.4, Debian package "
+                    "libcurl4): ") +
+                (why ? why : "dlopen failed");
       return;
     }
     std::string missing;
@@ -100,11 +102,16 @@ CURLcode curl_easy_setopt(CURL* h, CURLoption option, ...) {
   va_list ap;
   va_start(ap, option);
   CURLcode rc;
-  if (option < CURLOPTTYPE_OBJECTPOINT) rc = f.easy_setopt(h, option, va_arg(ap, long));
-  else if (option < CURLOPTTYPE_FUNCTIONPOINT) rc = f.easy_setopt(h, option, va_arg(ap, void*));
-  else if (option < CURLOPTTYPE_OFF_T) rc = f.easy_setopt(h, option, va_arg(ap, void (*)()));
-  else if (option < CURLOPTTYPE_BLOB) rc = f.easy_setopt(h, option, va_arg(ap, curl_off_t));
-  else rc = f.easy_setopt(h, option, va_arg(ap, void*));
+  if (option < CURLOPTTYPE_OBJECTPOINT)
+    rc = f.easy_setopt(h, option, va_arg(ap, long));
+  else if (option < CURLOPTTYPE_FUNCTIONPOINT)
+    rc = f.easy_setopt(h, option, va_arg(ap, void*));
+  else if (option < CURLOPTTYPE_OFF_T)
+    rc = f.easy_setopt(h, option, va_arg(ap, void (*)()));
+  else if (option < CURLOPTTYPE_BLOB)
+    rc = f.easy_setopt(h, option, va_arg(ap, curl_off_t));
+  else
+    rc = f.easy_setopt(h, option, va_arg(ap, void*));
   va_end(ap);
   return rc;
 }
@@ -125,10 +132,16 @@ CURLSHcode curl_share_setopt(CURLSH* s, CURLSHoption option, ...) {
   CURLSHcode rc;
   switch (option) {
     case CURLSHOPT_SHARE:
-    case CURLSHOPT_UNSHARE: rc = f.share_setopt(s, option, va_arg(ap, int)); break;
+    case CURLSHOPT_UNSHARE:
+      rc = f.share_setopt(s, option, va_arg(ap, int));
+      break;
     case CURLSHOPT_LOCKFUNC:
-    case CURLSHOPT_UNLOCKFUNC: rc = f.share_setopt(s, option, va_arg(ap, void (*)())); break;
-    default: rc = f.share_setopt(s, option, va_arg(ap, void*)); break;
+    case CURLSHOPT_UNLOCKFUNC:
+      rc = f.share_setopt(s, option, va_arg(ap, void (*)()));
+      break;
+    default:
+      rc = f.share_setopt(s, option, va_arg(ap, void*));
+      break;
   }
   va_end(ap);
   return rc;

@@ -1,10 +1,10 @@
 #include "io/file.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 namespace lance::io {
 
@@ -33,8 +33,8 @@ std::shared_ptr<LocalFile> LocalFile::open(const std::string& path) {
 LocalFile::~LocalFile() { ::close(fd_); }
 
 void LocalFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
-  check_corrupt(offset <= size_ && length <= size_ - offset,
-                "read of [{}, +{}) passes the end of the file ({} bytes)", offset, length, size_);
+  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
+                offset, length, size_);
   uint64_t done = 0;
   while (done < length) {
     ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));

@@ -37,8 +37,10 @@ CURLSH* shared_state() {
   static CURLSH* share = [] {
     ensure_curl_global();
     CURLSH* s = curl_share_init();
-    curl_share_setopt(s, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data d, curl_lock_access, void*) { locks[d].lock(); });
-    curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data d, void*) { locks[d].unlock(); });
+    curl_share_setopt(
+        s, CURLSHOPT_LOCKFUNC, +[](CURL*, curl_lock_data d, curl_lock_access, void*) { locks[d].lock(); });
+    curl_share_setopt(
+        s, CURLSHOPT_UNLOCKFUNC, +[](CURL*, curl_lock_data d, void*) { locks[d].unlock(); });
     curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     return s;
@@ -256,9 +258,10 @@ void warn_long_retry(const std::string& display, const std::string& problem, Clo
                      uint64_t retry_timeout_ms) {
   static std::atomic<bool> warned{false};
   if (retrying < kLongRetry || warned.exchange(true)) return;
-  spdlog::warn("{}: still retrying after {:.0f} s ({}); giving up after {:.0f} s (storage options client_retry_timeout, "
-               "timeout; -v logs every retry)",
-               display, std::chrono::duration<double>(retrying).count(), problem, retry_timeout_ms / 1000.0);
+  spdlog::warn(
+      "{}: still retrying after {:.0f} s ({}); giving up after {:.0f} s (storage options client_retry_timeout, "
+      "timeout; -v logs every retry)",
+      display, std::chrono::duration<double>(retrying).count(), problem, retry_timeout_ms / 1000.0);
 }
 }  // namespace
 
@@ -271,8 +274,9 @@ HttpClient::HttpClient(const StorageOptions& options, bool sign, bool s3) : opti
 HttpResponse HttpClient::perform(const HttpRequest& req) const {
   const auto first = Clock::now();
   const auto retry_deadline = first + std::chrono::milliseconds(options_.retry_timeout_ms);
-  const auto overall = options_.overall_timeout_ms ? process_start() + std::chrono::milliseconds(options_.overall_timeout_ms)
-                                                   : Clock::time_point::max();
+  const auto overall = options_.overall_timeout_ms
+                           ? process_start() + std::chrono::milliseconds(options_.overall_timeout_ms)
+                           : Clock::time_point::max();
   auto& stats = NetStats::global();
   std::string last_problem;
   for (unsigned attempt = 0;; ++attempt) {
@@ -333,7 +337,8 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     stats.requests++;
     const auto t0 = Clock::now();
     const CURLcode rc = curl_easy_perform(h);
-    stats.wait_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+    stats.wait_ns +=
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
     curl_slist_free_all(headers);
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
@@ -352,8 +357,10 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
       throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
                options_.overall_timeout_ms);
     } else if (rc == CURLE_WRITE_ERROR && t.overflow && status == 200 && req.range) {
-      throw_io("{}: the server answered a Range request with the whole file (HTTP 200, not 206 Partial Content); "
-               "reading a Lance file needs a server that serves byte ranges", req.display);
+      throw_io(
+          "{}: the server answered a Range request with the whole file (HTTP 200, not 206 Partial Content); "
+          "reading a Lance file needs a server that serves byte ranges",
+          req.display);
     } else if (rc == CURLE_WRITE_ERROR && t.overflow) {
       last_problem = "the server sent a longer body than requested";
       if (status >= 200 && status < 300 && !req.expect)
@@ -395,27 +402,30 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     stats.retries++;
     const auto s0 = Clock::now();
     backoff_sleep(wait);
-    stats.wait_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s0).count());
+    stats.wait_ns +=
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s0).count());
   }
 }
 
 void HttpClient::fail(const HttpRequest& req, const HttpResponse& resp) const {
   const std::string code = resp.error_code();
   const std::string message = resp.error_message();
-  std::string detail = code.empty() ? fmt::format("HTTP {}", resp.status) : fmt::format("HTTP {} {}", resp.status, code);
+  std::string detail =
+      code.empty() ? fmt::format("HTTP {}", resp.status) : fmt::format("HTTP {} {}", resp.status, code);
   if (!message.empty()) detail += ": " + message;
   const std::string region = options_.region.empty() ? "us-east-1" : options_.region;
   if (!resp.bucket_region.empty() && resp.bucket_region != region)
-    throw_io("{}: the bucket is in region {}, not {} (set AWS_REGION or --storage-option aws_region={}) ({})", req.display,
-             resp.bucket_region, region, resp.bucket_region, detail);
+    throw_io("{}: the bucket is in region {}, not {} (set AWS_REGION or --storage-option aws_region={}) ({})",
+             req.display, resp.bucket_region, region, resp.bucket_region, detail);
   if (code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect")
     throw_io("{}: wrong region {}? ({})", req.display, region, detail);
   if (resp.status == 404) throw_io("{}: not found ({})", req.display, detail);
   if (resp.status == 403 || resp.status == 401) {
     const char* hint = !s3_ ? "plain http(s) URLs are read unsigned: use a presigned URL or a public object, or s3://"
-                       : sign_ ? "check the credentials and region"
-                               : "the request was unsigned: no credentials are configured (AWS_ACCESS_KEY_ID, AWS_PROFILE, "
-                                 "--storage-option aws_access_key_id=…) or aws_skip_signature is set";
+                       : sign_
+                           ? "check the credentials and region"
+                           : "the request was unsigned: no credentials are configured (AWS_ACCESS_KEY_ID, AWS_PROFILE, "
+                             "--storage-option aws_access_key_id=…) or aws_skip_signature is set";
     throw_io("{}: access denied ({}; {})", req.display, detail, hint);
   }
   throw_io("{}: request failed ({})", req.display, detail);

@@ -26,7 +26,7 @@ struct HttpRequest {
   /// Expected body length (Range GETs): the body lands in `out`; anything else is a short or long body.
   std::optional<uint64_t> expect;
   uint8_t* out = nullptr;
-  uint64_t max_body = 64 << 20;      ///< bodies without `expect` longer than this are refused
+  uint64_t max_body = 64 << 20;  ///< bodies without `expect` longer than this are refused
 };
 
 struct HttpResponse {

@@ -63,8 +63,9 @@ std::string fingerprint(const StorageOptions& o) {
   return fmt::format("{}\n{}\n{}\n{}\n{}\n{}{}{}\n{} {} {} {} {} {} {}\n{} {} {} {} {} {}", o.endpoint, o.region,
                      o.access_key_id, o.secret_access_key, o.session_token, o.allow_http, o.virtual_hosted_style,
                      o.skip_signature, o.connect_timeout_ms, o.request_timeout_ms, o.retry_timeout_ms, o.max_retries,
-                     o.retry_base_ms, o.retry_cap_ms, o.overall_timeout_ms, o.latency_ms, o.bandwidth_mib_s, o.parallelism,
-                     o.coalesce_gap.value_or(0), o.max_request_size.value_or(0), o.tail_read_size.value_or(0));
+                     o.retry_base_ms, o.retry_cap_ms, o.overall_timeout_ms, o.latency_ms, o.bandwidth_mib_s,
+                     o.parallelism, o.coalesce_gap.value_or(0), o.max_request_size.value_or(0),
+                     o.tail_read_size.value_or(0));
 }
 
 }  // namespace
@@ -76,7 +77,8 @@ std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOpt
   // One remote store per scheme and settings for the process: its listings and prefetches
   // are shared by everything that reads through it (e.g. the dataset check and the dataset).
   static std::mutex mutex;
-  static auto& stores = *new std::map<std::string, std::shared_ptr<ObjectStore>>();  // never destroyed: no waiting at exit
+  static auto& stores =
+      *new std::map<std::string, std::shared_ptr<ObjectStore>>();  // never destroyed: no waiting at exit
   const std::string key = (loc.scheme == Scheme::s3 ? "s3\n" : "http\n") + fingerprint(options);
   std::lock_guard lock(mutex);
   auto& slot = stores[key];

@@ -26,8 +26,8 @@ namespace lance::io {
 
 /// One entry of a directory listing.
 struct ListEntry {
-  std::string name;    ///< the last path component (no '/')
-  uint64_t size = 0;   ///< bytes (0 for directories)
+  std::string name;   ///< the last path component (no '/')
+  uint64_t size = 0;  ///< bytes (0 for directories)
   bool is_dir = false;
 };
 

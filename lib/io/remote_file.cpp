@@ -10,8 +10,8 @@
 
 namespace lance::io {
 
-std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> client, std::string url, std::string display,
-                                             uint64_t tail_bytes, ReadAhead read_ahead) {
+std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> client, std::string url,
+                                             std::string display, uint64_t tail_bytes, ReadAhead read_ahead) {
   auto f = std::shared_ptr<RemoteFile>(new RemoteFile());
   f->read_ahead_ = read_ahead;
   f->client_ = std::move(client);
@@ -41,8 +41,8 @@ std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> c
     if (!resp.content_range) throw_io("{}: HTTP 206 without a Content-Range", f->display_);
     const ContentRange& cr = *resp.content_range;
     if (cr.last + 1 != cr.total || cr.last - cr.first + 1 != resp.body.size())
-      throw_io("{}: Content-Range {}-{}/{} does not describe the file's tail of {} bytes", f->display_, cr.first, cr.last,
-               cr.total, resp.body.size());
+      throw_io("{}: Content-Range {}-{}/{} does not describe the file's tail of {} bytes", f->display_, cr.first,
+               cr.last, cr.total, resp.body.size());
     f->size_ = cr.total;
     f->tail_start_ = cr.first;
   } else if (resp.status == 200) {
@@ -58,7 +58,8 @@ std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> c
 }
 
 std::shared_ptr<RemoteFile> RemoteFile::open_whole(std::shared_ptr<const HttpClient> client, std::string url,
-                                                   std::string display, uint64_t size, uint64_t part, ReadAhead read_ahead) {
+                                                   std::string display, uint64_t size, uint64_t part,
+                                                   ReadAhead read_ahead) {
   part = std::max<uint64_t>(part, 64 * 1024);
   if (size <= part) {
     auto f = open(std::move(client), std::move(url), std::move(display), std::max<uint64_t>(size, 1), read_ahead);
@@ -81,9 +82,8 @@ std::shared_ptr<RemoteFile> RemoteFile::open_whole(std::shared_ptr<const HttpCli
   {
     StopSignalsBlocked blocked;  // the fetching threads never take SIGINT/SIGTERM
     for (uint64_t i = 0; i + 1 < pieces; ++i)
-      running.push_back(std::async(std::launch::async, [&f, whole, i, part] {
-        f->fetch(i * part, (i + 1) * part, whole + i * part);
-      }));
+      running.push_back(std::async(std::launch::async,
+                                   [&f, whole, i, part] { f->fetch(i * part, (i + 1) * part, whole + i * part); }));
   }
   // The last piece: its Content-Range (…/TOTAL) confirms the manifest's size.
   bool confirmed = false;
@@ -155,7 +155,8 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
       if (end <= u_end && (end - offset < u_end - u.offset || u_end - u.offset <= kSmallUnit)) {
         start = u_end - u.offset <= read_ahead_.bytes ? u.offset : offset;
         stop = std::min(u_end, start + read_ahead_.bytes);
-        if (end <= stop && (stop - start > end - offset || end - offset <= kSmallUnit)) {  // else the window is the read
+        if (end <= stop &&
+            (stop - start > end - offset || end - offset <= kSmallUnit)) {  // else the window is the read
           data = promise.get_future().share();
           owner = true;
           add_window(start, stop, data);
@@ -213,13 +214,14 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
   const size_t base = units_.size();
   std::vector<ByteRange> mine;  // this call's units below the cached tail
   for (const auto& u : units) {
-    if (u.length == 0 || u.offset >= tail_start_) continue;  // the cached tail needs no window
+    if (u.length == 0 || u.offset >= tail_start_) continue;        // the cached tail needs no window
     if (units_.size() > base) units_.back().next = order_.size();  // announced in order: the next unit
     order_.push_back(u);
     units_.push_back(Unit{u, SIZE_MAX});
     mine.push_back(ByteRange{u.offset, std::min(u.end(), tail_start_) - u.offset});
   }
-  std::stable_sort(units_.begin(), units_.end(), [](const Unit& a, const Unit& b) { return a.range.offset < b.range.offset; });
+  std::stable_sort(units_.begin(), units_.end(),
+                   [](const Unit& a, const Unit& b) { return a.range.offset < b.range.offset; });
   if (read_ahead_.ahead_bytes == 0 || read_ahead_.bytes == 0 || mine.empty()) return;
   // Fetch them now, in file order: neighbours closer than merge_gap share a GET, no GET is
   // longer than read_ahead_.bytes, and the budget (bytes and windows) bounds the memory.
@@ -249,7 +251,8 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
 
 void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data) const {
   if (windows_.size() >= std::max<size_t>(1, read_ahead_.max_windows)) {
-    auto lru = std::min_element(windows_.begin(), windows_.end(), [](const Window& a, const Window& b) { return a.used < b.used; });
+    auto lru = std::min_element(windows_.begin(), windows_.end(),
+                                [](const Window& a, const Window& b) { return a.used < b.used; });
     windows_.erase(lru);  // readers of it keep its data alive
   }
   windows_.push_back(Window{start, stop, std::move(data), ++clock_});
@@ -306,8 +309,8 @@ void RemoteFile::fetch(uint64_t offset, uint64_t end, uint8_t* out) const {
   HttpResponse resp = client_->perform(req);
   if (resp.status == 206) {
     if (resp.content_range && (resp.content_range->first != offset || resp.content_range->last != end - 1))
-      throw_io("{}: asked for bytes {}-{}, got Content-Range {}-{}", display_, offset, end - 1, resp.content_range->first,
-               resp.content_range->last);
+      throw_io("{}: asked for bytes {}-{}, got Content-Range {}-{}", display_, offset, end - 1,
+               resp.content_range->first, resp.content_range->last);
     return;
   }
   if (resp.status == 200) {

@@ -37,20 +37,21 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
 
   /// GETs the last `tail_bytes` of `url`. Throws Error(io) naming `display` when the file
   /// does not exist, access is denied, or the retries are exhausted.
-  static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url, std::string display,
-                                          uint64_t tail_bytes, ReadAhead read_ahead);
-  static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url, std::string display,
-                                          uint64_t tail_bytes) {
+  static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url,
+                                          std::string display, uint64_t tail_bytes, ReadAhead read_ahead);
+  static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url,
+                                          std::string display, uint64_t tail_bytes) {
     return open(std::move(client), std::move(url), std::move(display), tail_bytes, ReadAhead{});
   }
 
   /// Reads a whole file of `size` bytes (the size recorded in a manifest) into memory: its
   /// pieces of at most `part` bytes are GET concurrently, straight into one buffer that is never
   /// zero-filled (its pages are first touched by the transfers, while later bytes are still on
-  /// the way); the last piece's Content-Range confirms the size. When the file's real size differs, the result is a file
-  /// opened as `open` would (its tail cached). Throws like `open`.
+  /// the way); the last piece's Content-Range confirms the size. When the file's real size differs, the result is a
+  /// file opened as `open` would (its tail cached). Throws like `open`.
   static std::shared_ptr<RemoteFile> open_whole(std::shared_ptr<const HttpClient> client, std::string url,
-                                                std::string display, uint64_t size, uint64_t part, ReadAhead read_ahead);
+                                                std::string display, uint64_t size, uint64_t part,
+                                                ReadAhead read_ahead);
 
   const std::string& path() const override { return display_; }
   uint64_t size() const override { return size_; }
@@ -86,7 +87,7 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   std::string url_;
   std::string display_;
   uint64_t size_ = 0;
-  uint64_t tail_start_ = 0;        ///< `tail_data_` holds bytes [tail_start_, size_)
+  uint64_t tail_start_ = 0;             ///< `tail_data_` holds bytes [tail_start_, size_)
   const uint8_t* tail_data_ = nullptr;  ///< into `tail_` (a plain open) or `whole_` (open_whole)
   Bytes tail_;
   std::shared_ptr<uint8_t[]> whole_;
@@ -98,7 +99,7 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
     ByteRange range;
     size_t next = SIZE_MAX;  ///< index into `order_`
   };
-  mutable std::vector<Unit> units_;      ///< announced by will_read, sorted by offset
+  mutable std::vector<Unit> units_;       ///< announced by will_read, sorted by offset
   mutable std::vector<ByteRange> order_;  ///< the units in the order announced
   mutable uint64_t clock_ = 0;
 };

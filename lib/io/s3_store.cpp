@@ -28,18 +28,35 @@ std::string xml_unescape(std::string_view s) {
       continue;
     }
     std::string_view ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out += '&';
-    else if (ent == "lt") out += '<';
-    else if (ent == "gt") out += '>';
-    else if (ent == "quot") out += '"';
-    else if (ent == "apos") out += '\'';
+    if (ent == "amp")
+      out += '&';
+    else if (ent == "lt")
+      out += '<';
+    else if (ent == "gt")
+      out += '>';
+    else if (ent == "quot")
+      out += '"';
+    else if (ent == "apos")
+      out += '\'';
     else if (!ent.empty() && ent[0] == '#') {
-      unsigned long cp = ent.size() > 1 && (ent[1] == 'x' || ent[1] == 'X') ? std::strtoul(std::string(ent.substr(2)).c_str(), nullptr, 16)
-                                                                            : std::strtoul(std::string(ent.substr(1)).c_str(), nullptr, 10);
-      if (cp < 0x80) out += static_cast<char>(cp);
-      else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-      else if (cp < 0x10000) { out += static_cast<char>(0xE0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-      else { out += static_cast<char>(0xF0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+      unsigned long cp = ent.size() > 1 && (ent[1] == 'x' || ent[1] == 'X')
+                             ? std::strtoul(std::string(ent.substr(2)).c_str(), nullptr, 16)
+                             : std::strtoul(std::string(ent.substr(1)).c_str(), nullptr, 10);
+      if (cp < 0x80)
+        out += static_cast<char>(cp);
+      else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+      } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+      } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+      }
     } else {
       out += s.substr(i, semi - i + 1);
     }
@@ -116,7 +133,9 @@ class HttpStoreBase : public ObjectStore {
 
   /// Whole files up to 32 MiB (or the largest request, if larger) are fetched at once, in
   /// concurrent pieces of the largest request.
-  uint64_t whole_file_limit() const override { return std::max<uint64_t>(32 << 20, options_.effective_max_request_size()); }
+  uint64_t whole_file_limit() const override {
+    return std::max<uint64_t>(32 << 20, options_.effective_max_request_size());
+  }
   uint64_t whole_file_part() const { return options_.effective_max_request_size(); }
   uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
   uint64_t tail_read_size() const override { return options_.effective_tail_read_size(); }
@@ -134,13 +153,14 @@ class HttpStoreBase : public ObjectStore {
         unused_opens_.push_back(std::move(it->second.file));
         opens_.erase(it);
       }
-      opens_.emplace(p, PendingOpen{want, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p), tail = tail] {
-                                      return open_now(u, d, tail);
-                                    })});
+      opens_.emplace(p,
+                     PendingOpen{want, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p),
+                                                                       tail = tail] { return open_now(u, d, tail); })});
     }
     for (const auto& p : read_paths)
       if (!reads_.count(p))
-        reads_.emplace(p, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p)] { return read_now(u, d); }));
+        reads_.emplace(p, std::async(std::launch::async,
+                                     [this, u = url_of(p), d = display_location(p)] { return read_now(u, d); }));
   }
 
   ~HttpStoreBase() override {
@@ -153,7 +173,8 @@ class HttpStoreBase : public ObjectStore {
 
  private:
   template <typename T>
-  std::optional<std::future<T>> take_prefetched(std::map<std::string, std::future<T>>& m, const std::string& path) const {
+  std::optional<std::future<T>> take_prefetched(std::map<std::string, std::future<T>>& m,
+                                                const std::string& path) const {
     std::lock_guard lock(mutex_);
     auto it = m.find(path);
     if (it == m.end()) return std::nullopt;
@@ -163,7 +184,8 @@ class HttpStoreBase : public ObjectStore {
   }
 
   // Prefetch threads call these: they must not touch the derived class (it may be going away).
-  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display, uint64_t tail = 0) const {
+  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display,
+                                             uint64_t tail = 0) const {
     // Units a scan announces are fetched whole up to the largest request.
     // Units a scan announces are fetched at once up to 4 of the largest requests (in pieces of
     // at most one), neighbours within the coalescing gap sharing a GET.
@@ -201,7 +223,8 @@ class HttpStoreBase : public ObjectStore {
 
 class S3Store final : public HttpStoreBase {
  public:
-  explicit S3Store(const StorageOptions& options) : HttpStoreBase(options, options.has_credentials() && !options.skip_signature, true) {
+  explicit S3Store(const StorageOptions& options)
+      : HttpStoreBase(options, options.has_credentials() && !options.skip_signature, true) {
     const std::string region = options.region.empty() ? "us-east-1" : options.region;
     endpoint_ = options.endpoint.empty() ? "https://s3." + region + ".amazonaws.com" : options.endpoint;
     while (!endpoint_.empty() && endpoint_.back() == '/') endpoint_.pop_back();
@@ -211,10 +234,11 @@ class S3Store final : public HttpStoreBase {
     if (endpoint_.rfind("http://", 0) != 0 && endpoint_.rfind("https://", 0) != 0)
       throw_usage("the S3 endpoint '{}' must start with http:// or https://", display_location(endpoint_));
     if (!options.skip_signature && options.access_key_id.empty() != options.secret_access_key.empty())
-      throw_usage("incomplete AWS credentials: aws_{} is set but aws_{} is not (from AWS_ACCESS_KEY_ID / "
-                  "AWS_SECRET_ACCESS_KEY, the AWS profile or --storage-option)",
-                  options.access_key_id.empty() ? "secret_access_key" : "access_key_id",
-                  options.access_key_id.empty() ? "access_key_id" : "secret_access_key");
+      throw_usage(
+          "incomplete AWS credentials: aws_{} is set but aws_{} is not (from AWS_ACCESS_KEY_ID / "
+          "AWS_SECRET_ACCESS_KEY, the AWS profile or --storage-option)",
+          options.access_key_id.empty() ? "secret_access_key" : "access_key_id",
+          options.access_key_id.empty() ? "access_key_id" : "secret_access_key");
     if (!options.has_credentials() && !options.skip_signature)
       spdlog::debug("no AWS credentials configured: S3 requests are unsigned");
   }
@@ -328,6 +352,8 @@ class HttpStore final : public HttpStoreBase {
 }  // namespace
 
 std::shared_ptr<ObjectStore> make_s3_store(const StorageOptions& options) { return std::make_shared<S3Store>(options); }
-std::shared_ptr<ObjectStore> make_http_store(const StorageOptions& options) { return std::make_shared<HttpStore>(options); }
+std::shared_ptr<ObjectStore> make_http_store(const StorageOptions& options) {
+  return std::make_shared<HttpStore>(options);
+}
 
 }  // namespace lance::io

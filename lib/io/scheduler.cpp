@@ -8,9 +8,9 @@
 #include <system_error>
 #include <thread>
 
-#include <boost/asio/post.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 
 #include "common/cancel.h"
 
@@ -68,7 +68,8 @@ class IoThreadPool {
       std::thread([this] { ctx_.run(); }).detach();
       started_.fetch_add(1);
     } catch (const std::system_error&) {
-      if (started_.load() == 0) throw_io("cannot start an I/O thread: the process or system limit on threads is reached");
+      if (started_.load() == 0)
+        throw_io("cannot start an I/O thread: the process or system limit on threads is reached");
       max_threads_ = started_.load();  // run with the threads it got
     }
   }
@@ -170,8 +171,10 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
   {
     std::lock_guard lock(mutex_);
     for (auto& r : reads) {
-      if (r.range.length <= options_.inline_read_bytes) here.push_back(PendingRead{req, std::move(r)});
-      else queue_.emplace(priority, PendingRead{req, std::move(r)});
+      if (r.range.length <= options_.inline_read_bytes)
+        here.push_back(PendingRead{req, std::move(r)});
+      else
+        queue_.emplace(priority, PendingRead{req, std::move(r)});
     }
     pump();
   }
@@ -284,7 +287,8 @@ void IoScheduler::keep(uint64_t offset, Bytes data) {
     return;
   }
   Bytes joined(hi - lo);
-  for (auto it = first; it != last; ++it) std::memcpy(joined.data() + (it->first - lo), it->second.data(), it->second.size());
+  for (auto it = first; it != last; ++it)
+    std::memcpy(joined.data() + (it->first - lo), it->second.data(), it->second.size());
   std::memcpy(joined.data() + (offset - lo), data.data(), data.size());
   kept_.erase(first, last);
   kept_.emplace(lo, std::move(joined));

@@ -36,10 +36,10 @@ class IoThreadPool;  // lib/io/scheduler.cpp
 inline constexpr unsigned kMaxIoThreads = 256;
 
 struct IoOptions {
-  uint64_t block_size = 4 * 1024;                   ///< merge ranges whose gap is ≤ this (local disk sector-ish)
-  uint64_t max_iop_size = 16 * 1024 * 1024;         ///< split merged reads above this
-  unsigned io_threads = 8;                          ///< parallel reads in flight (1..kMaxIoThreads)
-  uint64_t max_bytes_in_flight = 256 * 1024 * 1024; ///< backpressure: reads wait while this many bytes are outstanding
+  uint64_t block_size = 4 * 1024;                    ///< merge ranges whose gap is ≤ this (local disk sector-ish)
+  uint64_t max_iop_size = 16 * 1024 * 1024;          ///< split merged reads above this
+  unsigned io_threads = 8;                           ///< parallel reads in flight (1..kMaxIoThreads)
+  uint64_t max_bytes_in_flight = 256 * 1024 * 1024;  ///< backpressure: reads wait while this many bytes are outstanding
   /// Reads of at most this many bytes run on the thread that submits them, not on the pool:
   /// from a local file (page cache) they take microseconds, less than handing them to a pool
   /// thread and waking the waiter again (on a 2-vCPU VM each wake-up is a cross-CPU IPI).
@@ -125,7 +125,7 @@ class IoScheduler {
   IoThreadPool* pool_;  ///< the process-wide I/O pool (shared by every scheduler)
   std::mutex mutex_;
   std::multimap<uint64_t, PendingRead> queue_;  // by priority, FIFO within a priority
-  std::condition_variable idle_;  ///< signalled when running_ drops to 0
+  std::condition_variable idle_;                ///< signalled when running_ drops to 0
   unsigned running_ = 0;
   uint64_t bytes_in_flight_ = 0;
   Keeping keeping_ = Keeping::off;  ///< between begin_keeping and end_keeping

@@ -37,17 +37,26 @@ double parse_number(const std::string& key, const std::string& v) {
 uint64_t parse_duration_ms(const std::string& key, const std::string& v) {
   std::string num = v;
   double scale = 1000;
-  auto ends = [&](std::string_view suf) { return num.size() > suf.size() && num.compare(num.size() - suf.size(), suf.size(), suf) == 0; };
-  if (ends("ms")) { num.resize(num.size() - 2); scale = 1; }
-  else if (ends("s")) { num.resize(num.size() - 1); }
-  else if (ends("m")) { num.resize(num.size() - 1); scale = 60000; }
+  auto ends = [&](std::string_view suf) {
+    return num.size() > suf.size() && num.compare(num.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  if (ends("ms")) {
+    num.resize(num.size() - 2);
+    scale = 1;
+  } else if (ends("s")) {
+    num.resize(num.size() - 1);
+  } else if (ends("m")) {
+    num.resize(num.size() - 1);
+    scale = 60000;
+  }
   return static_cast<uint64_t>(parse_number(key, num) * scale);
 }
 
 uint64_t parse_bytes(const std::string& key, const std::string& v) {
   uint64_t x = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc() || p != v.data() + v.size()) throw_usage("storage option {}: expected a byte count, got '{}'", key, v);
+  if (ec != std::errc() || p != v.data() + v.size())
+    throw_usage("storage option {}: expected a byte count, got '{}'", key, v);
   return x;
 }
 
@@ -69,31 +78,51 @@ uint64_t clamp_u64(double x, uint64_t lo, uint64_t hi) {
 void StorageOptions::set(const std::string& raw_key, const std::string& value) {
   std::string key = lower(raw_key);
   if (key.rfind("aws_", 0) == 0) key = key.substr(4);
-  if (key == "endpoint" || key == "endpoint_url") endpoint = value;
-  else if (key == "region" || key == "default_region") region = value;
-  else if (key == "access_key_id") access_key_id = value;
-  else if (key == "secret_access_key") secret_access_key = value;
-  else if (key == "session_token" || key == "token") session_token = value;
-  else if (key == "allow_http") allow_http = parse_bool(raw_key, value);
-  else if (key == "virtual_hosted_style_request") virtual_hosted_style = parse_bool(raw_key, value);
-  else if (key == "skip_signature" || key == "unsigned") skip_signature = parse_bool(raw_key, value);
-  else if (key == "connect_timeout") connect_timeout_ms = parse_duration_ms(raw_key, value);
-  else if (key == "timeout" || key == "request_timeout") request_timeout_ms = parse_duration_ms(raw_key, value);
-  else if (key == "client_retry_timeout" || key == "retry_timeout") retry_timeout_ms = parse_duration_ms(raw_key, value);
-  else if (key == "client_max_retries" || key == "max_retries") max_retries = static_cast<unsigned>(parse_bytes(raw_key, value));
-  else if (key == "overall_timeout") overall_timeout_ms = parse_duration_ms(raw_key, value);
-  else if (key == "latency_ms") latency_ms = parse_number(raw_key, value);
-  else if (key == "bandwidth_mib_s") bandwidth_mib_s = parse_number(raw_key, value);
-  else if (key == "io_parallelism") parallelism = static_cast<unsigned>(parse_in_range(raw_key, value, 1, kMaxIoThreads));
-  else if (key == "coalesce_gap") coalesce_gap = parse_bytes(raw_key, value);
-  else if (key == "max_request_size") max_request_size = parse_in_range(raw_key, value, 64 * 1024, uint64_t{1} << 32);
-  else if (key == "tail_read_size") tail_read_size = parse_in_range(raw_key, value, 64, 64 * 1024 * 1024);
+  if (key == "endpoint" || key == "endpoint_url")
+    endpoint = value;
+  else if (key == "region" || key == "default_region")
+    region = value;
+  else if (key == "access_key_id")
+    access_key_id = value;
+  else if (key == "secret_access_key")
+    secret_access_key = value;
+  else if (key == "session_token" || key == "token")
+    session_token = value;
+  else if (key == "allow_http")
+    allow_http = parse_bool(raw_key, value);
+  else if (key == "virtual_hosted_style_request")
+    virtual_hosted_style = parse_bool(raw_key, value);
+  else if (key == "skip_signature" || key == "unsigned")
+    skip_signature = parse_bool(raw_key, value);
+  else if (key == "connect_timeout")
+    connect_timeout_ms = parse_duration_ms(raw_key, value);
+  else if (key == "timeout" || key == "request_timeout")
+    request_timeout_ms = parse_duration_ms(raw_key, value);
+  else if (key == "client_retry_timeout" || key == "retry_timeout")
+    retry_timeout_ms = parse_duration_ms(raw_key, value);
+  else if (key == "client_max_retries" || key == "max_retries")
+    max_retries = static_cast<unsigned>(parse_bytes(raw_key, value));
+  else if (key == "overall_timeout")
+    overall_timeout_ms = parse_duration_ms(raw_key, value);
+  else if (key == "latency_ms")
+    latency_ms = parse_number(raw_key, value);
+  else if (key == "bandwidth_mib_s")
+    bandwidth_mib_s = parse_number(raw_key, value);
+  else if (key == "io_parallelism")
+    parallelism = static_cast<unsigned>(parse_in_range(raw_key, value, 1, kMaxIoThreads));
+  else if (key == "coalesce_gap")
+    coalesce_gap = parse_bytes(raw_key, value);
+  else if (key == "max_request_size")
+    max_request_size = parse_in_range(raw_key, value, 64 * 1024, uint64_t{1} << 32);
+  else if (key == "tail_read_size")
+    tail_read_size = parse_in_range(raw_key, value, 64, 64 * 1024 * 1024);
   else
-    throw_usage("unknown storage option '{}' (known: aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, "
-                "aws_session_token, allow_http, aws_virtual_hosted_style_request, aws_skip_signature, connect_timeout, "
-                "timeout, client_retry_timeout, client_max_retries, overall_timeout, latency_ms, bandwidth_mib_s, "
-                "io_parallelism, coalesce_gap, max_request_size, tail_read_size)",
-                raw_key);
+    throw_usage(
+        "unknown storage option '{}' (known: aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, "
+        "aws_session_token, allow_http, aws_virtual_hosted_style_request, aws_skip_signature, connect_timeout, "
+        "timeout, client_retry_timeout, client_max_retries, overall_timeout, latency_ms, bandwidth_mib_s, "
+        "io_parallelism, coalesce_gap, max_request_size, tail_read_size)",
+        raw_key);
 }
 
 uint64_t StorageOptions::effective_coalesce_gap() const {

@@ -16,8 +16,8 @@ namespace lance::io {
 
 struct StorageOptions {
   // --- where and who ---
-  std::string endpoint;           ///< aws_endpoint, e.g. "http://127.0.0.1:7480"; empty = AWS (https://s3.REGION.amazonaws.com)
-  std::string region;             ///< aws_region; empty = us-east-1
+  std::string endpoint;  ///< aws_endpoint, e.g. "http://127.0.0.1:7480"; empty = AWS (https://s3.REGION.amazonaws.com)
+  std::string region;    ///< aws_region; empty = us-east-1
   std::string access_key_id;      ///< aws_access_key_id (secret-free but still never logged)
   std::string secret_access_key;  ///< aws_secret_access_key: never printed
   std::string session_token;      ///< aws_session_token: never printed
@@ -25,22 +25,22 @@ struct StorageOptions {
   /// aws_virtual_hosted_style_request: https://BUCKET.ENDPOINT/KEY instead of ENDPOINT/BUCKET/KEY.
   /// Path-style is the default (as in object_store), and always used with a custom endpoint unless set.
   bool virtual_hosted_style = false;
-  bool skip_signature = false;    ///< aws_skip_signature: unsigned requests (public buckets)
+  bool skip_signature = false;  ///< aws_skip_signature: unsigned requests (public buckets)
 
   // --- time bounds and retries ---
-  uint64_t connect_timeout_ms = 5000;     ///< connect_timeout (seconds or "5s"/"500ms")
-  uint64_t request_timeout_ms = 30000;    ///< timeout: one HTTP request, transfer included
-  uint64_t retry_timeout_ms = 180000;     ///< client_retry_timeout: one logical request including its retries
-  unsigned max_retries = 6;               ///< client_max_retries: retries after the first attempt
-  uint64_t retry_base_ms = 50;            ///< first backoff; doubles per retry, capped by retry_cap_ms, full jitter
+  uint64_t connect_timeout_ms = 5000;   ///< connect_timeout (seconds or "5s"/"500ms")
+  uint64_t request_timeout_ms = 30000;  ///< timeout: one HTTP request, transfer included
+  uint64_t retry_timeout_ms = 180000;   ///< client_retry_timeout: one logical request including its retries
+  unsigned max_retries = 6;             ///< client_max_retries: retries after the first attempt
+  uint64_t retry_base_ms = 50;          ///< first backoff; doubles per retry, capped by retry_cap_ms, full jitter
   uint64_t retry_cap_ms = 2000;
-  uint64_t overall_timeout_ms = 0;        ///< overall_timeout: all network I/O of the process (0 = none)
+  uint64_t overall_timeout_ms = 0;  ///< overall_timeout: all network I/O of the process (0 = none)
 
   // --- network model (read planning) ---
-  double latency_ms = 25;                 ///< latency_ms: time to first byte of one request
-  double bandwidth_mib_s = 100;           ///< bandwidth_mib_s: throughput of one connection
-  unsigned parallelism = 32;              ///< io_parallelism: requests in flight per file
-  std::optional<uint64_t> coalesce_gap;   ///< coalesce_gap: bytes (default from the model)
+  double latency_ms = 25;                    ///< latency_ms: time to first byte of one request
+  double bandwidth_mib_s = 100;              ///< bandwidth_mib_s: throughput of one connection
+  unsigned parallelism = 32;                 ///< io_parallelism: requests in flight per file
+  std::optional<uint64_t> coalesce_gap;      ///< coalesce_gap: bytes (default from the model)
   std::optional<uint64_t> max_request_size;  ///< max_request_size: bytes (default from the model)
   std::optional<uint64_t> tail_read_size;    ///< tail_read_size: bytes of the speculative tail read that opens a file
 

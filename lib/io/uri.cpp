@@ -49,8 +49,8 @@ std::string local_path_of_file_uri(const std::string& path) {
   const auto slash = rest.find('/');
   const std::string host = rest.substr(0, slash);
   if (slash == std::string::npos || (!host.empty() && host != "localhost"))
-    throw_usage("{}: a file:// URI names a local path: file:///ABSOLUTE/PATH (host '{}' is not this machine)",
-                path, host);
+    throw_usage("{}: a file:// URI names a local path: file:///ABSOLUTE/PATH (host '{}' is not this machine)", path,
+                host);
   std::string out;
   for (size_t i = slash; i < rest.size(); ++i) {
     if (rest[i] != '%') {
@@ -87,7 +87,8 @@ std::string display_location(const std::string& path) {
   const auto host_start = sep + 3;
   const auto host_end = out.find('/', host_start);
   const auto at = out.find('@', host_start);
-  if (at != std::string::npos && (host_end == std::string::npos || at < host_end)) out.erase(host_start, at + 1 - host_start);
+  if (at != std::string::npos && (host_end == std::string::npos || at < host_end))
+    out.erase(host_start, at + 1 - host_start);
   return out;
 }
 
@@ -118,8 +119,8 @@ std::string aws_uri_encode(const std::string& s, bool keep_slash) {
   std::string out;
   out.reserve(s.size() * 3);
   for (unsigned char c : s) {
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
-        c == '~' || (keep_slash && c == '/')) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == '.' || c == '~' || (keep_slash && c == '/')) {
       out += static_cast<char>(c);
     } else {
       out += '%';

@@ -145,7 +145,7 @@ void append_float16_text(std::string& out, uint16_t bits) {
   using u128 = unsigned __int128;
   constexpr int kScaleDigits = 12;
   constexpr int kMaxHalfDigits = 5;  // an 11-bit significand always round-trips in 5 digits
-  auto scaled_pow10 = [](int n) {  // 10^(n - kScaleDigits) in units of 2^-24 × 10^-12
+  auto scaled_pow10 = [](int n) {    // 10^(n - kScaleDigits) in units of 2^-24 × 10^-12
     u128 p = u128{1} << 24;
     for (int k = 0; k < n + kScaleDigits; ++k) p *= 10;
     return p;

@@ -28,7 +28,7 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
 /// The file a symbolic link at `path` finally names (the path itself when it is not a link);
 /// empty when a link in the chain dangles.
 std::string resolve_links(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
   char buf[PATH_MAX];
   if (::realpath(path.c_str(), buf) == nullptr) return {};
@@ -48,7 +48,7 @@ void remove_temporary_output() noexcept {
 OutputFile::OutputFile(const std::string& path) {
   if (path.empty() || path == "-") return;
   path_ = path;
-  struct stat st{};
+  struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw_usage("{}: output path is a directory", path);
   // Paths under /dev and /proc (e.g. /dev/stdout, /proc/self/fd/1) name open files or

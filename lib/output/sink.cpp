@@ -5,8 +5,8 @@
 
 #include <cerrno>
 
-#include "common/cancel.h"
 #include <cstring>
+#include "common/cancel.h"
 
 #include "common/error.h"
 

@@ -21,13 +21,23 @@ std::string escaped(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += ' ';
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          out += ' ';
+        else
+          out += c;
     }
   }
   return out;
@@ -47,7 +57,6 @@ std::string cut(std::string s, size_t width) {
   s.resize(i);
   return s + "…";
 }
-
 
 std::string pad(const std::string& cell, size_t width, bool right) {
   const size_t w = display_width(cell);

@@ -1,6 +1,5 @@
 #include "output/temporal_text.h"
 
-
 namespace lance::output {
 
 namespace {
@@ -20,9 +19,9 @@ struct CivilDate {
 CivilDate civil_from_days(int64_t days) {
   const int64_t z = days + 719'468;  // days since 0000-03-01
   const int64_t era = (z >= 0 ? z : z - 146'096) / 146'097;
-  const auto doe = static_cast<unsigned>(z - era * 146'097);                     // [0, 146096]
+  const auto doe = static_cast<unsigned>(z - era * 146'097);                      // [0, 146096]
   const unsigned yoe = (doe - doe / 1'460 + doe / 36'524 - doe / 146'096) / 365;  // [0, 399]
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                  // [0, 365]
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                   // [0, 365]
   const unsigned mp = (5 * doy + 2) / 153;                                        // [0, 11]
   const unsigned day = doy - (153 * mp + 2) / 5 + 1;
   const unsigned month = mp < 10 ? mp + 3 : mp - 9;
@@ -99,20 +98,28 @@ class TextBuilder {
 
 int64_t units_per_second(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::second: return 1;
-    case TimeUnit::milli: return 1'000;
-    case TimeUnit::micro: return 1'000'000;
-    case TimeUnit::nano: return 1'000'000'000;
+    case TimeUnit::second:
+      return 1;
+    case TimeUnit::milli:
+      return 1'000;
+    case TimeUnit::micro:
+      return 1'000'000;
+    case TimeUnit::nano:
+      return 1'000'000'000;
   }
   return 1;
 }
 
 int fraction_digits(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::second: return 0;
-    case TimeUnit::milli: return 3;
-    case TimeUnit::micro: return 6;
-    case TimeUnit::nano: return 9;
+    case TimeUnit::second:
+      return 0;
+    case TimeUnit::milli:
+      return 3;
+    case TimeUnit::micro:
+      return 6;
+    case TimeUnit::nano:
+      return 9;
   }
   return 0;
 }

@@ -18,10 +18,18 @@ class TsvWriter final : public DelimitedWriter {
       out.append(cell.data() + run_start, k - run_start);
       out += '\\';
       switch (cell[k]) {
-        case '\t': out += 't'; break;
-        case '\n': out += 'n'; break;
-        case '\r': out += 'r'; break;
-        default: out += '\\'; break;
+        case '\t':
+          out += 't';
+          break;
+        case '\n':
+          out += 'n';
+          break;
+        case '\r':
+          out += 'r';
+          break;
+        default:
+          out += '\\';
+          break;
       }
       run_start = k + 1;
     }

@@ -47,19 +47,34 @@ std::string_view binary_value(const ArrayData& a, int64_t i) {
 int64_t dictionary_index(const ArrayData& a, int64_t i) {
   int64_t index = 0;
   switch (a.type->index_type->id) {
-    case TypeId::int8: index = load<int8_t>(a, i); break;
-    case TypeId::int16: index = load<int16_t>(a, i); break;
-    case TypeId::int32: index = load<int32_t>(a, i); break;
-    case TypeId::int64: index = load<int64_t>(a, i); break;
-    case TypeId::uint8: index = load<uint8_t>(a, i); break;
-    case TypeId::uint16: index = load<uint16_t>(a, i); break;
-    case TypeId::uint32: index = load<uint32_t>(a, i); break;
+    case TypeId::int8:
+      index = load<int8_t>(a, i);
+      break;
+    case TypeId::int16:
+      index = load<int16_t>(a, i);
+      break;
+    case TypeId::int32:
+      index = load<int32_t>(a, i);
+      break;
+    case TypeId::int64:
+      index = load<int64_t>(a, i);
+      break;
+    case TypeId::uint8:
+      index = load<uint8_t>(a, i);
+      break;
+    case TypeId::uint16:
+      index = load<uint16_t>(a, i);
+      break;
+    case TypeId::uint32:
+      index = load<uint32_t>(a, i);
+      break;
     case TypeId::uint64: {
       const uint64_t u = load<uint64_t>(a, i);
       index = u > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(u);
       break;
     }
-    default: throw_unsupported("dictionary index type {}", a.type->index_type->to_string());
+    default:
+      throw_unsupported("dictionary index type {}", a.type->index_type->to_string());
   }
   check_corrupt(a.dictionary && index >= 0 && index < a.dictionary->length,
                 "dictionary index {} outside a dictionary of {} values", index,
@@ -70,10 +85,14 @@ int64_t dictionary_index(const ArrayData& a, int64_t i) {
 /// Whether value `i` of a float array is NaN or infinite (then a JSON string).
 bool is_non_finite(const ArrayData& a, int64_t i) {
   switch (a.type->id) {
-    case TypeId::float16: return (load<uint16_t>(a, i) & 0x7c00u) == 0x7c00u;
-    case TypeId::float32: return !std::isfinite(load<float>(a, i));
-    case TypeId::float64: return !std::isfinite(load<double>(a, i));
-    default: return false;
+    case TypeId::float16:
+      return (load<uint16_t>(a, i) & 0x7c00u) == 0x7c00u;
+    case TypeId::float32:
+      return !std::isfinite(load<float>(a, i));
+    case TypeId::float64:
+      return !std::isfinite(load<double>(a, i));
+    default:
+      return false;
   }
 }
 
@@ -81,39 +100,84 @@ bool is_non_finite(const ArrayData& a, int64_t i) {
 void append_scalar_text(std::string& out, const ArrayData& a, int64_t i) {
   const DataType& t = *a.type;
   switch (t.id) {
-    case TypeId::null: out += "null"; return;
-    case TypeId::boolean: out += get_bit(a.buffers[0]->data(), static_cast<uint64_t>(i)) ? "true" : "false"; return;
-    case TypeId::int8: append_integer(out, load<int8_t>(a, i)); return;
-    case TypeId::int16: append_integer(out, load<int16_t>(a, i)); return;
-    case TypeId::int32: append_integer(out, load<int32_t>(a, i)); return;
-    case TypeId::int64: append_integer(out, load<int64_t>(a, i)); return;
-    case TypeId::uint8: append_integer(out, load<uint8_t>(a, i)); return;
-    case TypeId::uint16: append_integer(out, load<uint16_t>(a, i)); return;
-    case TypeId::uint32: append_integer(out, load<uint32_t>(a, i)); return;
-    case TypeId::uint64: append_integer(out, load<uint64_t>(a, i)); return;
-    case TypeId::float16: append_float16_text(out, load<uint16_t>(a, i)); return;
-    case TypeId::float32: append_float32_text(out, load<float>(a, i)); return;
-    case TypeId::float64: append_float64_text(out, load<double>(a, i)); return;
-    case TypeId::utf8: case TypeId::large_utf8: out += binary_value(a, i); return;
-    case TypeId::binary: case TypeId::large_binary: append_base64(out, binary_value(a, i)); return;
+    case TypeId::null:
+      out += "null";
+      return;
+    case TypeId::boolean:
+      out += get_bit(a.buffers[0]->data(), static_cast<uint64_t>(i)) ? "true" : "false";
+      return;
+    case TypeId::int8:
+      append_integer(out, load<int8_t>(a, i));
+      return;
+    case TypeId::int16:
+      append_integer(out, load<int16_t>(a, i));
+      return;
+    case TypeId::int32:
+      append_integer(out, load<int32_t>(a, i));
+      return;
+    case TypeId::int64:
+      append_integer(out, load<int64_t>(a, i));
+      return;
+    case TypeId::uint8:
+      append_integer(out, load<uint8_t>(a, i));
+      return;
+    case TypeId::uint16:
+      append_integer(out, load<uint16_t>(a, i));
+      return;
+    case TypeId::uint32:
+      append_integer(out, load<uint32_t>(a, i));
+      return;
+    case TypeId::uint64:
+      append_integer(out, load<uint64_t>(a, i));
+      return;
+    case TypeId::float16:
+      append_float16_text(out, load<uint16_t>(a, i));
+      return;
+    case TypeId::float32:
+      append_float32_text(out, load<float>(a, i));
+      return;
+    case TypeId::float64:
+      append_float64_text(out, load<double>(a, i));
+      return;
+    case TypeId::utf8:
+    case TypeId::large_utf8:
+      out += binary_value(a, i);
+      return;
+    case TypeId::binary:
+    case TypeId::large_binary:
+      append_base64(out, binary_value(a, i));
+      return;
     case TypeId::fixed_size_binary: {
       const auto width = static_cast<size_t>(t.byte_width);
       append_base64(out, {reinterpret_cast<const char*>(a.buffers[0]->data()) + static_cast<size_t>(i) * width, width});
       return;
     }
-    case TypeId::date32: append_date_text(out, load<int32_t>(a, i)); return;
-    case TypeId::date64: append_date64_text(out, load<int64_t>(a, i)); return;
-    case TypeId::time32: append_time_text(out, load<int32_t>(a, i), t.unit); return;
-    case TypeId::time64: append_time_text(out, load<int64_t>(a, i), t.unit); return;
-    case TypeId::timestamp: append_timestamp_text(out, load<int64_t>(a, i), t.unit, !t.timezone.empty()); return;
-    case TypeId::duration: append_integer(out, load<int64_t>(a, i)); return;
+    case TypeId::date32:
+      append_date_text(out, load<int32_t>(a, i));
+      return;
+    case TypeId::date64:
+      append_date64_text(out, load<int64_t>(a, i));
+      return;
+    case TypeId::time32:
+      append_time_text(out, load<int32_t>(a, i), t.unit);
+      return;
+    case TypeId::time64:
+      append_time_text(out, load<int64_t>(a, i), t.unit);
+      return;
+    case TypeId::timestamp:
+      append_timestamp_text(out, load<int64_t>(a, i), t.unit, !t.timezone.empty());
+      return;
+    case TypeId::duration:
+      append_integer(out, load<int64_t>(a, i));
+      return;
     case TypeId::decimal128:
       append_decimal_text(out, a.buffers[0]->data() + static_cast<size_t>(i) * 16, 2, t.scale);
       return;
     case TypeId::decimal256:
       append_decimal_text(out, a.buffers[0]->data() + static_cast<size_t>(i) * 32, 4, t.scale);
       return;
-    default: throw_unsupported("text output of {} values", t.to_string());
+    default:
+      throw_unsupported("text output of {} values", t.to_string());
   }
 }
 
@@ -172,8 +236,11 @@ void append_json_value(std::string& out, const ArrayData& a, int64_t i) {
   }
   const DataType& t = *a.type;
   switch (t.id) {
-    case TypeId::dictionary: append_json_value(out, *a.dictionary, dictionary_index(a, i)); return;
-    case TypeId::list: case TypeId::large_list: {
+    case TypeId::dictionary:
+      append_json_value(out, *a.dictionary, dictionary_index(a, i));
+      return;
+    case TypeId::list:
+    case TypeId::large_list: {
       const Range r = offsets_range(a, i);
       append_json_items(out, *a.children[0], r.begin, r.end);
       return;
@@ -181,10 +248,19 @@ void append_json_value(std::string& out, const ArrayData& a, int64_t i) {
     case TypeId::fixed_size_list:
       append_json_items(out, *a.children[0], i * t.list_size, (i + 1) * t.list_size);
       return;
-    case TypeId::map: append_json_map(out, a, i); return;
-    case TypeId::struct_: append_json_struct(out, a, i); return;
-    case TypeId::utf8: case TypeId::large_utf8: append_json_string(out, binary_value(a, i)); return;
-    case TypeId::float16: case TypeId::float32: case TypeId::float64:
+    case TypeId::map:
+      append_json_map(out, a, i);
+      return;
+    case TypeId::struct_:
+      append_json_struct(out, a, i);
+      return;
+    case TypeId::utf8:
+    case TypeId::large_utf8:
+      append_json_string(out, binary_value(a, i));
+      return;
+    case TypeId::float16:
+    case TypeId::float32:
+    case TypeId::float64:
       if (is_non_finite(a, i)) {
         out += '"';
         append_scalar_text(out, a, i);
@@ -193,9 +269,16 @@ void append_json_value(std::string& out, const ArrayData& a, int64_t i) {
         append_scalar_text(out, a, i);
       }
       return;
-    case TypeId::boolean: case TypeId::duration:
-    case TypeId::int8: case TypeId::int16: case TypeId::int32: case TypeId::int64:
-    case TypeId::uint8: case TypeId::uint16: case TypeId::uint32: case TypeId::uint64:
+    case TypeId::boolean:
+    case TypeId::duration:
+    case TypeId::int8:
+    case TypeId::int16:
+    case TypeId::int32:
+    case TypeId::int64:
+    case TypeId::uint8:
+    case TypeId::uint16:
+    case TypeId::uint32:
+    case TypeId::uint64:
       append_scalar_text(out, a, i);
       return;
     default:
@@ -228,13 +311,27 @@ void append_json_string(std::string& out, std::string_view text) {
     out.append(text.data() + run_start, k - run_start);
     run_start = k + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default: {
         const char escape[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf]};
         out.append(escape, sizeof escape);
@@ -262,7 +359,8 @@ void append_base64(std::string& out, std::string_view bytes) {
     out.append(quad, 4);
   } else if (n - k == 2) {
     const uint32_t v = (uint32_t{p[k]} << 16) | (uint32_t{p[k + 1]} << 8);
-    const char quad[] = {kBase64Alphabet[v >> 18], kBase64Alphabet[(v >> 12) & 63], kBase64Alphabet[(v >> 6) & 63], '='};
+    const char quad[] = {kBase64Alphabet[v >> 18], kBase64Alphabet[(v >> 12) & 63], kBase64Alphabet[(v >> 6) & 63],
+                         '='};
     out.append(quad, 4);
   }
 }

@@ -16,9 +16,8 @@ struct FormatName {
   const char* name;
 };
 constexpr FormatName kFormatNames[] = {
-    {OutputFormat::csv, "csv"}, {OutputFormat::tsv, "tsv"},     {OutputFormat::json, "json"},
-    {OutputFormat::jsonl, "jsonl"}, {OutputFormat::arrow, "arrow"},
-    {OutputFormat::null, "null"},
+    {OutputFormat::csv, "csv"},     {OutputFormat::tsv, "tsv"},     {OutputFormat::json, "json"},
+    {OutputFormat::jsonl, "jsonl"}, {OutputFormat::arrow, "arrow"}, {OutputFormat::null, "null"},
 };
 
 /// Whether the text of every value of `type` is non-empty and free of separators, quotes,
@@ -26,14 +25,30 @@ constexpr FormatName kFormatNames[] = {
 bool text_is_plain(const DataType& type) {
   switch (type.id) {
     case TypeId::boolean:
-    case TypeId::int8: case TypeId::int16: case TypeId::int32: case TypeId::int64:
-    case TypeId::uint8: case TypeId::uint16: case TypeId::uint32: case TypeId::uint64:
-    case TypeId::float16: case TypeId::float32: case TypeId::float64:
-    case TypeId::date32: case TypeId::date64: case TypeId::time32: case TypeId::time64:
-    case TypeId::timestamp: case TypeId::duration: case TypeId::decimal128: case TypeId::decimal256:
+    case TypeId::int8:
+    case TypeId::int16:
+    case TypeId::int32:
+    case TypeId::int64:
+    case TypeId::uint8:
+    case TypeId::uint16:
+    case TypeId::uint32:
+    case TypeId::uint64:
+    case TypeId::float16:
+    case TypeId::float32:
+    case TypeId::float64:
+    case TypeId::date32:
+    case TypeId::date64:
+    case TypeId::time32:
+    case TypeId::time64:
+    case TypeId::timestamp:
+    case TypeId::duration:
+    case TypeId::decimal128:
+    case TypeId::decimal256:
       return true;
-    case TypeId::dictionary: return text_is_plain(*type.value_type);
-    default: return false;  // strings, binary (base64 may be empty), nested (JSON has commas)
+    case TypeId::dictionary:
+      return text_is_plain(*type.value_type);
+    default:
+      return false;  // strings, binary (base64 may be empty), nested (JSON has commas)
   }
 }
 
@@ -64,12 +79,17 @@ const char* output_format_name(OutputFormat format) {
 
 std::unique_ptr<BatchWriter> make_text_writer(OutputFormat format, OutputSink& sink, const TextOptions& options) {
   switch (format) {
-    case OutputFormat::csv: return make_csv_writer(sink, options);
-    case OutputFormat::tsv: return make_tsv_writer(sink, options);
-    case OutputFormat::json: return make_json_writer(sink, false);
-    case OutputFormat::jsonl: return make_json_writer(sink, true);
+    case OutputFormat::csv:
+      return make_csv_writer(sink, options);
+    case OutputFormat::tsv:
+      return make_tsv_writer(sink, options);
+    case OutputFormat::json:
+      return make_json_writer(sink, false);
+    case OutputFormat::jsonl:
+      return make_json_writer(sink, true);
     case OutputFormat::arrow:
-    case OutputFormat::null: break;
+    case OutputFormat::null:
+      break;
   }
   throw_unsupported("'{}' is not a text output format", output_format_name(format));
 }
@@ -97,8 +117,10 @@ void DelimitedWriter::begin(const std::vector<FieldPtr>& fields) {
   // Encoded only when it would break the line into other cells or lines (a separator, a
   // newline, a CSV quote): `\N` stays `\N` in TSV, and the empty text stays empty in CSV.
   const std::string breaking = separator_ == ',' ? ",\"\r\n" : std::string(1, separator_) + "\r\n";
-  if (options_.null_text.find_first_of(breaking) != std::string::npos) append_encoded(null_cell_, options_.null_text);
-  else null_cell_ = options_.null_text;
+  if (options_.null_text.find_first_of(breaking) != std::string::npos)
+    append_encoded(null_cell_, options_.null_text);
+  else
+    null_cell_ = options_.null_text;
   if (!options_.header) return;
   std::string line;
   for (size_t k = 0; k < fields.size(); ++k) {

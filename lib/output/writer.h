@@ -14,7 +14,10 @@
 namespace lance::output {
 
 enum class OutputFormat {
-  csv, tsv, json, jsonl,
+  csv,
+  tsv,
+  json,
+  jsonl,
   arrow,  ///< Arrow IPC stream (binary)
   null,   ///< discard: every batch is fully decoded, nothing is written (for benchmarks)
 };

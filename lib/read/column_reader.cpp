@@ -48,39 +48,44 @@ structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
 
 void ColumnReader::release_before(uint64_t row) {
   for (auto it = decoders_.begin(); it != decoders_.end();) {
-    if (page_starts_[it->first + 1] <= row) it = decoders_.erase(it);
-    else ++it;
+    if (page_starts_[it->first + 1] <= row)
+      it = decoders_.erase(it);
+    else
+      ++it;
   }
 }
 
 std::unique_ptr<ColumnReader::Pending> ColumnReader::plan(std::span<const RowRange> ranges, MetadataRounds& rounds) {
-  return with_context([&] { return context(); }, [&] {
-    auto pending = std::make_unique<Pending>();
-    pending->pages = split_rows_by_page(page_starts_, ranges);
-    for (const auto& r : ranges) pending->num_rows += r.size();
-    pending->priority = ranges.empty() ? 0 : ranges.front().begin;
-    for (const auto& p : pending->pages) {
-      const size_t page = p.page;
-      auto& dec = with_context([&] { return fmt::format("page {}", page); }, [&]() -> structural::PageDecoder& {
-        return decoder_for(page);
-      });
-      rounds.add(dec, p.local, [this, page] { return fmt::format("{}: page {}", context(), page); });
-    }
-    return pending;
-  });
+  return with_context([&] { return context(); },
+                      [&] {
+                        auto pending = std::make_unique<Pending>();
+                        pending->pages = split_rows_by_page(page_starts_, ranges);
+                        for (const auto& r : ranges) pending->num_rows += r.size();
+                        pending->priority = ranges.empty() ? 0 : ranges.front().begin;
+                        for (const auto& p : pending->pages) {
+                          const size_t page = p.page;
+                          auto& dec = with_context([&] { return fmt::format("page {}", page); },
+                                                   [&]() -> structural::PageDecoder& { return decoder_for(page); });
+                          rounds.add(dec, p.local,
+                                     [this, page] { return fmt::format("{}: page {}", context(), page); });
+                        }
+                        return pending;
+                      });
 }
 
 void ColumnReader::submit(Pending& pending) {
-  with_context([&] { return context(); }, [&] {
-    std::vector<std::vector<io::ByteRange>> data;
-    data.reserve(pending.pages.size());
-    for (const auto& p : pending.pages)
-      data.push_back(with_context([&] { return fmt::format("page {}", p.page); },
-                                  [&] { return decoder_for(p.page).data_ranges(p.local); }));
-    BatchPlan batches = plan_page_batches(data, batch_budget_);
-    pending.slots = std::move(batches.pages);
-    for (auto& req : batches.requests) pending.futures.push_back(file_->io().submit(std::move(req), pending.priority));
-  });
+  with_context([&] { return context(); },
+               [&] {
+                 std::vector<std::vector<io::ByteRange>> data;
+                 data.reserve(pending.pages.size());
+                 for (const auto& p : pending.pages)
+                   data.push_back(with_context([&] { return fmt::format("page {}", p.page); },
+                                               [&] { return decoder_for(p.page).data_ranges(p.local); }));
+                 BatchPlan batches = plan_page_batches(data, batch_budget_);
+                 pending.slots = std::move(batches.pages);
+                 for (auto& req : batches.requests)
+                   pending.futures.push_back(file_->io().submit(std::move(req), pending.priority));
+               });
 }
 
 std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRange> ranges) {
@@ -93,50 +98,57 @@ std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRa
 }
 
 LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
-  return with_context([&] { return context(); }, [&] {
-    std::vector<std::vector<Bytes>> results;
-    {
-      StageTimer timer(file_->stats().io_wait_ns, file_->stats().io_wait_wall);
-      for (auto& f : pending->futures) results.push_back(f.get());
-    }
-    StageTimer timer(file_->stats().decode_ns, file_->stats().decode_wall);
-    check_internal(pending->slots.size() == pending->pages.size(), "column read finished before it was submitted");
-    LeafData out;
-    // Pages whose decoder returns a LeafData of its own wait here, and join `out` together
-    // (structural::append_leaves: one copy, sized once).
-    std::vector<LeafData> decoded;
-    size_t first_decoded = 0;  // page number of decoded[0]
-    auto join = [&](size_t last) {
-      if (decoded.empty()) return;
-      with_context([&] { return fmt::format("pages {}-{}", first_decoded, last); },
-                   [&] { structural::append_leaves(out, std::move(decoded)); });
-      decoded.clear();
-    };
-    for (size_t i = 0; i < pending->pages.size(); ++i) {
-      const auto& p = pending->pages[i];
-      const auto& slot = pending->slots[i];
-      std::vector<Bytes> mine;
-      if (slot.num_parts) {
-        auto& r = results.at(slot.request);
-        mine.assign(std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
-                    std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
-      }
-      // The decoder is found under this page's name; earlier pages join outside it.
-      structural::PageDecoder& dec = with_context([&] { return fmt::format("page {}", p.page); },
-                                                  [&]() -> structural::PageDecoder& { return decoder_for(p.page); });
-      const bool in_place = dec.decodes_in_place();
-      if (in_place && i > 0) join(pending->pages[i - 1].page);
-      if (!in_place && decoded.empty()) first_decoded = p.page;
-      with_context([&] { return fmt::format("page {}", p.page); }, [&] {
-        with_context(dec.layout_name(), [&] {
-          if (in_place) dec.decode_into(p.local, std::move(mine), out);
-          else decoded.push_back(dec.decode(p.local, std::move(mine)));
-        });
+  return with_context(
+      [&] { return context(); },
+      [&] {
+        std::vector<std::vector<Bytes>> results;
+        {
+          StageTimer timer(file_->stats().io_wait_ns, file_->stats().io_wait_wall);
+          for (auto& f : pending->futures) results.push_back(f.get());
+        }
+        StageTimer timer(file_->stats().decode_ns, file_->stats().decode_wall);
+        check_internal(pending->slots.size() == pending->pages.size(), "column read finished before it was submitted");
+        LeafData out;
+        // Pages whose decoder returns a LeafData of its own wait here, and join `out` together
+        // (structural::append_leaves: one copy, sized once).
+        std::vector<LeafData> decoded;
+        size_t first_decoded = 0;  // page number of decoded[0]
+        auto join = [&](size_t last) {
+          if (decoded.empty()) return;
+          with_context([&] { return fmt::format("pages {}-{}", first_decoded, last); },
+                       [&] { structural::append_leaves(out, std::move(decoded)); });
+          decoded.clear();
+        };
+        for (size_t i = 0; i < pending->pages.size(); ++i) {
+          const auto& p = pending->pages[i];
+          const auto& slot = pending->slots[i];
+          std::vector<Bytes> mine;
+          if (slot.num_parts) {
+            auto& r = results.at(slot.request);
+            mine.assign(
+                std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
+                std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
+          }
+          // The decoder is found under this page's name; earlier pages join outside it.
+          structural::PageDecoder& dec =
+              with_context([&] { return fmt::format("page {}", p.page); },
+                           [&]() -> structural::PageDecoder& { return decoder_for(p.page); });
+          const bool in_place = dec.decodes_in_place();
+          if (in_place && i > 0) join(pending->pages[i - 1].page);
+          if (!in_place && decoded.empty()) first_decoded = p.page;
+          with_context([&] { return fmt::format("page {}", p.page); },
+                       [&] {
+                         with_context(dec.layout_name(), [&] {
+                           if (in_place)
+                             dec.decode_into(p.local, std::move(mine), out);
+                           else
+                             decoded.push_back(dec.decode(p.local, std::move(mine)));
+                         });
+                       });
+        }
+        if (!pending->pages.empty()) join(pending->pages.back().page);
+        return out;
       });
-    }
-    if (!pending->pages.empty()) join(pending->pages.back().page);
-    return out;
-  });
 }
 
 LeafData ColumnReader::read_ranges(std::span<const RowRange> ranges) { return finish(start(ranges)); }

@@ -47,7 +47,8 @@ bool match_path(const format::LanceField& f, std::string_view rest, std::vector<
 
 }  // namespace
 
-std::vector<ColumnSelection> resolve_column_paths(const format::Schema& schema, const std::vector<std::string>& columns) {
+std::vector<ColumnSelection> resolve_column_paths(const format::Schema& schema,
+                                                  const std::vector<std::string>& columns) {
   std::vector<ColumnSelection> out;
   if (columns.empty()) {
     for (size_t i = 0; i < schema.fields.size(); ++i) out.push_back({i, {}, schema.fields[i].name});
@@ -64,7 +65,8 @@ std::vector<ColumnSelection> resolve_column_paths(const format::Schema& schema, 
     std::string not_struct;
     for (size_t i = 0; i < schema.fields.size() && !found; ++i) {
       const auto& f = schema.fields[i];
-      if (c.size() <= f.name.size() + 1 || c.compare(0, f.name.size(), f.name) != 0 || c[f.name.size()] != '.') continue;
+      if (c.size() <= f.name.size() + 1 || c.compare(0, f.name.size(), f.name) != 0 || c[f.name.size()] != '.')
+        continue;
       std::vector<size_t> path;
       if (match_path(f, std::string_view(c).substr(f.name.size() + 1), path, not_struct)) {
         out.push_back({i, std::move(path), c});

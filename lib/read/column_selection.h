@@ -20,7 +20,8 @@ struct ColumnSelection {
 /// the given order. A name that is not a top-level field may be a dotted path through
 /// struct fields ("s.inner.y"; a top-level name with a dot in it wins). Throws Error(usage)
 /// for an unknown name (with a close-match hint) or a path into a list or map.
-std::vector<ColumnSelection> resolve_column_paths(const format::Schema& schema, const std::vector<std::string>& columns);
+std::vector<ColumnSelection> resolve_column_paths(const format::Schema& schema,
+                                                  const std::vector<std::string>& columns);
 
 /// As resolve_column_paths, for readers that take whole top-level fields only: a dotted
 /// path is a usage error.

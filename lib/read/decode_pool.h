@@ -17,7 +17,7 @@ enum class DecodeMode {
   /// its parts on the pool. Random access: a take of a few rows pays no hand-off, one of 2048 long texts
   /// (40+ ms of zstd) uses both cores.
   inline_split_large,
-  pool,        ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)
+  pool,  ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)
 };
 
 /// Runs `task(i)` for every i in [0, n) and waits for all; rethrows the first exception.

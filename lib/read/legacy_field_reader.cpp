@@ -118,28 +118,33 @@ class ValueNode final : public LegacyNode {
   uint64_t num_rows() const override { return column_.num_rows(); }
 
   ArrayPtr read(uint64_t begin, uint64_t end) override {
-    return with_lazy_context([&] { return column_.name(); }, [&] {
-      std::vector<ArrayPtr> parts;
-      for_each_page(column_, begin, end, [&](size_t p, uint64_t first, uint64_t last) {
-        const ArrayPtr& page = cache_.get(p, [&](size_t q) { return decode_page(q); });
-        parts.push_back(slice_array(page, static_cast<int64_t>(first), static_cast<int64_t>(last - first)));
-      });
-      return concat(out_type_, std::move(parts));
-    });
+    return with_lazy_context(
+        [&] { return column_.name(); },
+        [&] {
+          std::vector<ArrayPtr> parts;
+          for_each_page(column_, begin, end, [&](size_t p, uint64_t first, uint64_t last) {
+            const ArrayPtr& page = cache_.get(p, [&](size_t q) { return decode_page(q); });
+            parts.push_back(slice_array(page, static_cast<int64_t>(first), static_cast<int64_t>(last - first)));
+          });
+          return concat(out_type_, std::move(parts));
+        });
   }
 
  private:
   ArrayPtr decode_page(size_t p) {
     const auto& enc = column_.encoding(p);
     const uint64_t rows = column_.page_rows(p);
-    return with_lazy_context([&] { return v2_0::describe_array_encoding(enc); }, [&] {
-      LoadedPage loaded = column_.load(p);
-      v2_0::Decoded d = v2_0::decode_array(enc, loaded.buffers(), stored_, rows);
-      check_corrupt(d.values.num_values == rows, "decoded {} values for a page of {} rows", d.values.num_values, rows);
-      ArrayPtr a = to_array(out_type_, std::move(d));
-      check_corrupt(static_cast<uint64_t>(a->length) == rows, "decoded {} rows for a page of {}", a->length, rows);
-      return a;
-    });
+    return with_lazy_context([&] { return v2_0::describe_array_encoding(enc); },
+                             [&] {
+                               LoadedPage loaded = column_.load(p);
+                               v2_0::Decoded d = v2_0::decode_array(enc, loaded.buffers(), stored_, rows);
+                               check_corrupt(d.values.num_values == rows, "decoded {} values for a page of {} rows",
+                                             d.values.num_values, rows);
+                               ArrayPtr a = to_array(out_type_, std::move(d));
+                               check_corrupt(static_cast<uint64_t>(a->length) == rows,
+                                             "decoded {} rows for a page of {}", a->length, rows);
+                               return a;
+                             });
   }
 
   LegacyColumn column_;
@@ -153,8 +158,8 @@ class StructNode final : public LegacyNode {
              std::vector<std::unique_ptr<LegacyNode>> children, const std::string& name)
       : LegacyNode(std::move(out)), header_(std::move(file), header), children_(std::move(children)) {
     for (size_t p = 0; p < header_.num_pages(); ++p)
-      check_corrupt(header_.encoding(p).has_struct_(), "struct '{}': header {} page {} is {}, not a struct header", name,
-                    header_.name(), p, v2_0::array_encoding_name(header_.encoding(p)));
+      check_corrupt(header_.encoding(p).has_struct_(), "struct '{}': header {} page {} is {}, not a struct header",
+                    name, header_.name(), p, v2_0::array_encoding_name(header_.encoding(p)));
     for (const auto& c : children_)
       check_corrupt(c->num_rows() == num_rows(), "struct '{}' has {} rows but a child has {}", name, num_rows(),
                     c->num_rows());
@@ -183,7 +188,10 @@ class ListNode final : public LegacyNode {
   /// `as_binary`: an old-style 2.0 string/binary column stored as a list of u8 items.
   ListNode(std::shared_ptr<format::FileReader> file, uint32_t offsets, TypePtr out, std::unique_ptr<LegacyNode> items,
            const std::string& name, bool as_binary = false)
-      : LegacyNode(std::move(out)), offsets_(std::move(file), offsets), items_(std::move(items)), as_binary_(as_binary) {
+      : LegacyNode(std::move(out)),
+        offsets_(std::move(file), offsets),
+        items_(std::move(items)),
+        as_binary_(as_binary) {
     uint64_t item = 0;
     for (size_t p = 0; p < offsets_.num_pages(); ++p) {
       const auto& enc = offsets_.encoding(p);
@@ -203,28 +211,31 @@ class ListNode final : public LegacyNode {
     std::vector<uint64_t> offsets{0};
     std::vector<uint8_t> valid;
     std::vector<std::pair<uint64_t, uint64_t>> item_ranges;  // global item ranges, merged
-    with_lazy_context([&] { return offsets_.name(); }, [&] {
-      for_each_page(offsets_, begin, end, [&](size_t p, uint64_t first, uint64_t last) {
-        const v2_0::ListOffsets& page = cache_.get(p, [&](size_t q) { return decode_page(q); });
-        const uint64_t start = first == 0 ? 0 : page.ends[first - 1];
-        uint64_t prev = start;
-        for (uint64_t r = first; r < last; ++r) {
-          offsets.push_back(offsets.back() + (page.ends[r] - prev));
-          valid.push_back(page.valid[r]);
-          prev = page.ends[r];
-        }
-        if (prev > start) {
-          const uint64_t b = item_starts_[p] + start, e = item_starts_[p] + prev;
-          if (!item_ranges.empty() && item_ranges.back().second == b) item_ranges.back().second = e;
-          else item_ranges.emplace_back(b, e);
-        }
-      });
-    });
+    with_lazy_context([&] { return offsets_.name(); },
+                      [&] {
+                        for_each_page(offsets_, begin, end, [&](size_t p, uint64_t first, uint64_t last) {
+                          const v2_0::ListOffsets& page = cache_.get(p, [&](size_t q) { return decode_page(q); });
+                          const uint64_t start = first == 0 ? 0 : page.ends[first - 1];
+                          uint64_t prev = start;
+                          for (uint64_t r = first; r < last; ++r) {
+                            offsets.push_back(offsets.back() + (page.ends[r] - prev));
+                            valid.push_back(page.valid[r]);
+                            prev = page.ends[r];
+                          }
+                          if (prev > start) {
+                            const uint64_t b = item_starts_[p] + start, e = item_starts_[p] + prev;
+                            if (!item_ranges.empty() && item_ranges.back().second == b)
+                              item_ranges.back().second = e;
+                            else
+                              item_ranges.emplace_back(b, e);
+                          }
+                        });
+                      });
     std::vector<ArrayPtr> parts;
     for (auto [b, e] : item_ranges) parts.push_back(items_->read(b, e));
     ArrayPtr items = concat(items_->out_type(), std::move(parts));
-    check_corrupt(static_cast<uint64_t>(items->length) == offsets.back(), "list offsets end at {} but {} items were read",
-                  offsets.back(), items->length);
+    check_corrupt(static_cast<uint64_t>(items->length) == offsets.back(),
+                  "list offsets end at {} but {} items were read", offsets.back(), items->length);
 
     auto a = std::make_shared<ArrayData>();
     a->type = out_type_;
@@ -250,10 +261,11 @@ class ListNode final : public LegacyNode {
  private:
   v2_0::ListOffsets decode_page(size_t p) {
     const auto& enc = offsets_.encoding(p);
-    return with_lazy_context([&] { return v2_0::describe_array_encoding(enc); }, [&] {
-      LoadedPage loaded = offsets_.load(p);
-      return v2_0::decode_list_offsets(enc.list(), loaded.buffers(), offsets_.page_rows(p));
-    });
+    return with_lazy_context([&] { return v2_0::describe_array_encoding(enc); },
+                             [&] {
+                               LoadedPage loaded = offsets_.load(p);
+                               return v2_0::decode_list_offsets(enc.list(), loaded.buffers(), offsets_.page_rows(p));
+                             });
   }
 
   LegacyColumn offsets_;
@@ -317,7 +329,8 @@ class BlobNode final : public LegacyNode {
     auto data = std::make_shared<Bytes>();
     const bool large = out_type_->is_large_offsets();
     auto put = [&](uint64_t o) {
-      if (large) append_le<int64_t>(*offsets, static_cast<int64_t>(o));
+      if (large)
+        append_le<int64_t>(*offsets, static_cast<int64_t>(o));
       else {
         check_corrupt(o <= INT32_MAX, "blob values over 2 GiB in one batch");
         append_le<int32_t>(*offsets, static_cast<int32_t>(o));
@@ -352,7 +365,8 @@ class NodeBuilder {
     const uint32_t column = take(field);
     if (is_blob_column(column)) return;
     const TypeId id = field.arrow->type->id;
-    if (id == TypeId::struct_ && !field.is_packed_struct() && !first_page_is(column, pb::ArrayEncoding::kPackedStruct)) {
+    if (id == TypeId::struct_ && !field.is_packed_struct() &&
+        !first_page_is(column, pb::ArrayEncoding::kPackedStruct)) {
       for (const auto& c : field.children) skip(c);
     } else if (id == TypeId::list || id == TypeId::large_list || id == TypeId::map) {
       for (const auto& c : field.children) skip(c);
@@ -366,39 +380,41 @@ class NodeBuilder {
     const uint32_t column = take(field);
     return with_context([&] { return fmt::format("field '{}' (column {})", field.name, column); },
                         [&]() -> std::unique_ptr<LegacyNode> {
-      if (is_blob_column(column)) {
-        if (stored->is_binary_like()) return std::make_unique<BlobNode>(file_, column, out);
-        throw_unsupported("a legacy blob column of type {}", stored->to_string());
-      }
-      switch (stored->id) {
-        case TypeId::struct_: {
-          if (field.is_packed_struct() || first_page_is(column, pb::ArrayEncoding::kPackedStruct))
-            return std::make_unique<ValueNode>(file_, column, stored, out);
-          std::vector<std::unique_ptr<LegacyNode>> children;
-          check_corrupt(field.children.size() == out->children.size(), "struct '{}' children differ from its type",
-                        field.name);
-          for (size_t i = 0; i < field.children.size(); ++i)
-            children.push_back(build(field.children[i], out->children[i]->type));
-          return std::make_unique<StructNode>(file_, column, out, std::move(children), field.name);
-        }
-        case TypeId::list: case TypeId::large_list: {
-          check_corrupt(field.children.size() == 1, "list '{}' needs one child field", field.name);
-          auto items = build(field.children[0], out->children.at(0)->type);
-          return std::make_unique<ListNode>(file_, column, out, std::move(items), field.name);
-        }
-        case TypeId::map:
-          throw_unsupported("map fields in a 2.0 file (Lance writes maps only in 2.2+)");
-        default:
-          if (stored->is_binary_like() && first_page_is(column, pb::ArrayEncoding::kList)) {
-            // Older 2.0 writers: a string/binary field as list offsets plus a u8 item column.
-            const uint32_t items_column = take(field);
-            auto items =
-                std::make_unique<ValueNode>(file_, items_column, make_type(TypeId::uint8), make_type(TypeId::uint8));
-            return std::make_unique<ListNode>(file_, column, out, std::move(items), field.name, /*as_binary=*/true);
-          }
-          return std::make_unique<ValueNode>(file_, column, stored, out);
-      }
-    });
+                          if (is_blob_column(column)) {
+                            if (stored->is_binary_like()) return std::make_unique<BlobNode>(file_, column, out);
+                            throw_unsupported("a legacy blob column of type {}", stored->to_string());
+                          }
+                          switch (stored->id) {
+                            case TypeId::struct_: {
+                              if (field.is_packed_struct() || first_page_is(column, pb::ArrayEncoding::kPackedStruct))
+                                return std::make_unique<ValueNode>(file_, column, stored, out);
+                              std::vector<std::unique_ptr<LegacyNode>> children;
+                              check_corrupt(field.children.size() == out->children.size(),
+                                            "struct '{}' children differ from its type", field.name);
+                              for (size_t i = 0; i < field.children.size(); ++i)
+                                children.push_back(build(field.children[i], out->children[i]->type));
+                              return std::make_unique<StructNode>(file_, column, out, std::move(children), field.name);
+                            }
+                            case TypeId::list:
+                            case TypeId::large_list: {
+                              check_corrupt(field.children.size() == 1, "list '{}' needs one child field", field.name);
+                              auto items = build(field.children[0], out->children.at(0)->type);
+                              return std::make_unique<ListNode>(file_, column, out, std::move(items), field.name);
+                            }
+                            case TypeId::map:
+                              throw_unsupported("map fields in a 2.0 file (Lance writes maps only in 2.2+)");
+                            default:
+                              if (stored->is_binary_like() && first_page_is(column, pb::ArrayEncoding::kList)) {
+                                // Older 2.0 writers: a string/binary field as list offsets plus a u8 item column.
+                                const uint32_t items_column = take(field);
+                                auto items = std::make_unique<ValueNode>(file_, items_column, make_type(TypeId::uint8),
+                                                                         make_type(TypeId::uint8));
+                                return std::make_unique<ListNode>(file_, column, out, std::move(items), field.name,
+                                                                  /*as_binary=*/true);
+                              }
+                              return std::make_unique<ValueNode>(file_, column, stored, out);
+                          }
+                        });
   }
 
  private:
@@ -436,11 +452,13 @@ class LegacyFieldReader final : public FieldReader {
   const FieldPtr& output_field() const override { return output_; }
 
   ArrayPtr read(uint64_t begin, uint64_t end) override {
-    return with_lazy_context([&] { return fmt::format("{}: field '{}'", file_->path(), field_->name); }, [&] {
-      ArrayPtr a = root_->read(begin, end);
-      check_corrupt(static_cast<uint64_t>(a->length) == end - begin, "read {} rows, expected {}", a->length, end - begin);
-      return a;
-    });
+    return with_lazy_context([&] { return fmt::format("{}: field '{}'", file_->path(), field_->name); },
+                             [&] {
+                               ArrayPtr a = root_->read(begin, end);
+                               check_corrupt(static_cast<uint64_t>(a->length) == end - begin,
+                                             "read {} rows, expected {}", a->length, end - begin);
+                               return a;
+                             });
   }
 
  private:

@@ -8,10 +8,10 @@ std::vector<PageRows> split_rows_by_page(std::span<const uint64_t> page_starts, 
   std::vector<PageRows> out;
   const uint64_t total = page_starts.empty() ? 0 : page_starts.back();
   for (const auto& r : ranges) {
-    check_corrupt(r.begin < r.end && r.end <= total, "rows [{}, {}) but the column has {} rows", r.begin, r.end,
-                  total);
-    size_t page = static_cast<size_t>(std::upper_bound(page_starts.begin(), page_starts.end(), r.begin) -
-                                      page_starts.begin()) - 1;
+    check_corrupt(r.begin < r.end && r.end <= total, "rows [{}, {}) but the column has {} rows", r.begin, r.end, total);
+    size_t page =
+        static_cast<size_t>(std::upper_bound(page_starts.begin(), page_starts.end(), r.begin) - page_starts.begin()) -
+        1;
     for (uint64_t row = r.begin; row < r.end; ++page) {
       const uint64_t ps = page_starts[page], pe = page_starts[page + 1];
       if (pe <= row) continue;  // an empty page
@@ -74,8 +74,9 @@ void MetadataRounds::run(io::IoScheduler& io, uint64_t priority, bool likely_dat
     for (size_t i = 0; i < tasks_.size(); ++i) {
       if (want[i].empty()) continue;
       auto& t = tasks_[i];
-      std::vector<Bytes> mine(std::make_move_iterator(parts.begin() + static_cast<std::ptrdiff_t>(next)),
-                              std::make_move_iterator(parts.begin() + static_cast<std::ptrdiff_t>(next + want[i].size())));
+      std::vector<Bytes> mine(
+          std::make_move_iterator(parts.begin() + static_cast<std::ptrdiff_t>(next)),
+          std::make_move_iterator(parts.begin() + static_cast<std::ptrdiff_t>(next + want[i].size())));
       next += want[i].size();
       want[i] = with_context(t.label, [&] {
         t.decoder->load_metadata(t.rows, std::move(mine));
@@ -85,8 +86,8 @@ void MetadataRounds::run(io::IoScheduler& io, uint64_t priority, bool likely_dat
   }
 }
 
-structural::LeafData read_page_rows(structural::PageDecoder& decoder, io::IoScheduler& io, uint64_t begin,
-                                    uint64_t end, uint64_t priority) {
+structural::LeafData read_page_rows(structural::PageDecoder& decoder, io::IoScheduler& io, uint64_t begin, uint64_t end,
+                                    uint64_t priority) {
   if (begin == end) return decoder.decode({}, {});
   RowRange r{begin, end};
   std::span<const RowRange> rows(&r, 1);

@@ -102,7 +102,7 @@ class MetadataRounds {
 
 /// Rows [begin, end) of one page, read synchronously through `io` with the same protocol
 /// (metadata rounds, then the data round). For tests, tools and fuzzing.
-structural::LeafData read_page_rows(structural::PageDecoder& decoder, io::IoScheduler& io, uint64_t begin,
-                                    uint64_t end, uint64_t priority = 0);
+structural::LeafData read_page_rows(structural::PageDecoder& decoder, io::IoScheduler& io, uint64_t begin, uint64_t end,
+                                    uint64_t priority = 0);
 
 }  // namespace lance::read

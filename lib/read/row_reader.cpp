@@ -76,23 +76,28 @@ RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
   batch.columns.resize(readers_.size());
   // Each field decodes independently (its own column readers), so fields can run as tasks.
   run_decode_tasks(pending->num_rows == 0 ? DecodeMode::inline_run : decode_mode_, readers_.size(), [&](size_t i) {
-    if (pending->num_rows == 0) batch.columns[i] = make_null_array(fields_[i]->type, 0);
-    else batch.columns[i] = readers_[i]->finish(std::move(pending->fields[i]));
+    if (pending->num_rows == 0)
+      batch.columns[i] = make_null_array(fields_[i]->type, 0);
+    else
+      batch.columns[i] = readers_[i]->finish(std::move(pending->fields[i]));
   });
   return batch;
 }
 
 std::vector<structural::RowRange> FileRowReader::row_ranges(std::span<const uint64_t> rows,
-                                                           std::vector<uint64_t>& sorted) const {
+                                                            std::vector<uint64_t>& sorted) const {
   for (uint64_t r : rows)
-    if (r >= num_rows()) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
+    if (r >= num_rows())
+      throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
   sorted.assign(rows.begin(), rows.end());
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   std::vector<structural::RowRange> ranges;
   for (uint64_t r : sorted) {
-    if (!ranges.empty() && ranges.back().end == r) ranges.back().end = r + 1;
-    else ranges.push_back({r, r + 1});
+    if (!ranges.empty() && ranges.back().end == r)
+      ranges.back().end = r + 1;
+    else
+      ranges.push_back({r, r + 1});
   }
   return ranges;
 }

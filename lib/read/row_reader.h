@@ -27,7 +27,8 @@ class FileRowReader {
  public:
   /// `options`: page batching, decode mode and the rep-index cache (the file was opened with
   /// its I/O options and counters).
-  FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields, const ReaderOptions& options = {});
+  FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields,
+                const ReaderOptions& options = {});
   /// Columns that may be nested sub-fields: only their leaf columns are read.
   FileRowReader(std::shared_ptr<format::FileReader> file, const std::vector<ColumnSelection>& columns,
                 const ReaderOptions& options = {});

@@ -34,7 +34,7 @@ void ScanPipeline::add(uint64_t chain, Start start) {
   running_.insert(chain);
   if (chain_threads_) {
     try {
-      StopSignalsBlocked blocked;  // the chain's thread never takes SIGINT/SIGTERM
+      StopSignalsBlocked blocked;                                 // the chain's thread never takes SIGINT/SIGTERM
       std::thread([this, chain] { run_chain(chain); }).detach();  // the destructor waits for running_
       return;
     } catch (const std::system_error&) {
@@ -85,10 +85,9 @@ void ScanPipeline::run_chain(uint64_t chain) {
     std::shared_ptr<Slot> s, ahead;
     {
       std::lock_guard lock(mu_);
-      auto it = cancelled_ ? slots_.end()
-                           : std::find_if(slots_.begin(), slots_.end(), [&](const auto& x) {
-                               return x->chain == chain && x->state != Slot::done;
-                             });
+      auto it = cancelled_ ? slots_.end() : std::find_if(slots_.begin(), slots_.end(), [&](const auto& x) {
+        return x->chain == chain && x->state != Slot::done;
+      });
       if (it == slots_.end()) {
         running_.erase(chain);
         cv_.notify_all();

@@ -16,15 +16,16 @@ class StructuralFieldReader final : public FieldReader {
     output_ = structural::output_field(field_->arrow);
     std::vector<const format::LanceField*> leaves;
     format::structural_leaves(*field_, leaves);
-    check_corrupt(cols.size() == leaves.size(), "field '{}' maps to {} columns, expected {}", field_->name,
-                  cols.size(), leaves.size());
+    check_corrupt(cols.size() == leaves.size(), "field '{}' maps to {} columns, expected {}", field_->name, cols.size(),
+                  leaves.size());
     for (size_t i = 0; i < leaves.size(); ++i) {
       const auto& col = file_->columns().at(cols[i]);
       if (col.num_rows() != file_->num_rows())
-        throw Error(ErrorKind::corrupt, fmt::format("{}: column {} (field '{}') has {} rows but the file has {}",
-                                                    file_->path(), cols[i], leaves[i]->name, col.num_rows(),
-                                                    file_->num_rows()));
-      columns_.push_back(std::make_unique<ColumnReader>(file_, cols[i], leaves[i]->arrow->type, leaves[i]->name, options));
+        throw Error(ErrorKind::corrupt,
+                    fmt::format("{}: column {} (field '{}') has {} rows but the file has {}", file_->path(), cols[i],
+                                leaves[i]->name, col.num_rows(), file_->num_rows()));
+      columns_.push_back(
+          std::make_unique<ColumnReader>(file_, cols[i], leaves[i]->arrow->type, leaves[i]->name, options));
     }
   }
 

@@ -32,8 +32,8 @@ void rebuild_arrow(format::LanceField& f, size_t levels) {
 
 /// Child `child` of struct array `parent`, null wherever `parent` is null.
 ArrayPtr child_of(const ArrayPtr& parent, size_t child) {
-  check_corrupt(parent->type->id == TypeId::struct_ && child < parent->children.size(),
-                "sub-field {} of a {} column", child, parent->type->to_string());
+  check_corrupt(parent->type->id == TypeId::struct_ && child < parent->children.size(), "sub-field {} of a {} column",
+                child, parent->type->to_string());
   const ArrayPtr& c = parent->children[child];
   check_corrupt(c->length == parent->length, "struct child of {} rows in a struct of {}", c->length, parent->length);
   if (parent->null_count == 0 || !parent->validity || c->type->id == TypeId::null) return c;

@@ -17,8 +17,8 @@
 #include <map>
 #include <mutex>
 
-#include "read/field_reader.h"
 #include "array/take.h"
+#include "read/field_reader.h"
 #include "structural/assemble.h"
 
 namespace lance::read {
@@ -98,7 +98,10 @@ class V1FieldReader final : public FieldReader {
         out->buffers.push_back(share(std::move(bits)));
         return out;
       }
-      case TypeId::utf8: case TypeId::large_utf8: case TypeId::binary: case TypeId::large_binary: {
+      case TypeId::utf8:
+      case TypeId::large_utf8:
+      case TypeId::binary:
+      case TypeId::large_binary: {
         const auto& p = page_of(f, batch, e);
         return read_binary(type, p.position, b, e, f.nullable);
       }
@@ -110,7 +113,8 @@ class V1FieldReader final : public FieldReader {
         for (const auto& c : f.children) out->children.push_back(read_node(c, batch, b, e));
         return out;
       }
-      case TypeId::list: case TypeId::large_list: {
+      case TypeId::list:
+      case TypeId::large_list: {
         check_corrupt(f.children.size() == 1, "list '{}' needs one child field", f.name);
         const auto& p = page_of(f, batch, e);
         const bool large = type->id == TypeId::large_list;
@@ -134,7 +138,8 @@ class V1FieldReader final : public FieldReader {
         }
         out->buffers.push_back(share(std::move(offsets)));
         if (last > first)
-          out->children.push_back(read_node(f.children[0], batch, static_cast<uint64_t>(first), static_cast<uint64_t>(last)));
+          out->children.push_back(
+              read_node(f.children[0], batch, static_cast<uint64_t>(first), static_cast<uint64_t>(last)));
         else
           out->children.push_back(make_null_array(structural::output_field(f.children[0].arrow)->type, 0));
         return out;
@@ -188,7 +193,8 @@ class V1FieldReader final : public FieldReader {
       check_corrupt(cur >= prev && cur <= last, "string positions are not increasing at entry {}", b + i);
       if (i > 0 && nullable && cur == prev) valid[i - 1] = 0;
       const int64_t o = cur - first;
-      if (large) std::memcpy(offsets.data() + i * 8, &o, 8);
+      if (large)
+        std::memcpy(offsets.data() + i * 8, &o, 8);
       else {
         const int32_t o32 = static_cast<int32_t>(o);
         std::memcpy(offsets.data() + i * 4, &o32, 4);
@@ -244,13 +250,21 @@ class V1FieldReader final : public FieldReader {
     for (uint64_t i = 0; i < n; ++i) {
       int64_t k = 0;
       switch (w) {
-        case 1: k = it->is_signed_integer() ? v.read<int8_t>(i) : v.read<uint8_t>(i); break;
-        case 2: k = it->is_signed_integer() ? v.read<int16_t>(i * 2) : v.read<uint16_t>(i * 2); break;
-        case 4: k = it->is_signed_integer() ? v.read<int32_t>(i * 4) : v.read<uint32_t>(i * 4); break;
-        default: k = v.read<int64_t>(i * 8); break;
+        case 1:
+          k = it->is_signed_integer() ? v.read<int8_t>(i) : v.read<uint8_t>(i);
+          break;
+        case 2:
+          k = it->is_signed_integer() ? v.read<int16_t>(i * 2) : v.read<uint16_t>(i * 2);
+          break;
+        case 4:
+          k = it->is_signed_integer() ? v.read<int32_t>(i * 4) : v.read<uint32_t>(i * 4);
+          break;
+        default:
+          k = v.read<int64_t>(i * 8);
+          break;
       }
-      check_corrupt(k >= 0 && k < values->length, "dictionary '{}': key {} at entry {} is outside {} values", f.name,
-                    k, b + i, values->length);
+      check_corrupt(k >= 0 && k < values->length, "dictionary '{}': key {} at entry {} is outside {} values", f.name, k,
+                    b + i, values->length);
       index[i] = k;
     }
     return take_array(values, index);

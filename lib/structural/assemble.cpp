@@ -72,10 +72,13 @@ ArrayPtr values_to_array(const TypePtr& type, DataBlock&& values, const std::vec
     if (!values.is_variable()) values.bits_per_offset = 64;
     if (values.offsets.empty()) append_le<uint64_t>(values.offsets, 0);
     uint64_t b = values.offset(0), e = values.offset(values.num_values);
-    check_corrupt(b <= e && e <= values.data.size(), "value offsets [{}, {}) outside {} bytes", b, e, values.data.size());
+    check_corrupt(b <= e && e <= values.data.size(), "value offsets [{}, {}) outside {} bytes", b, e,
+                  values.data.size());
     a->buffers.push_back(t.is_large_offsets() ? narrow_offsets<int64_t>(values) : narrow_offsets<int32_t>(values));
-    if (b == 0 && e == values.data.size()) a->buffers.push_back(std::make_shared<Bytes>(std::move(values.data)));
-    else a->buffers.push_back(std::make_shared<Bytes>(values.data.begin() + b, values.data.begin() + e));
+    if (b == 0 && e == values.data.size())
+      a->buffers.push_back(std::make_shared<Bytes>(std::move(values.data)));
+    else
+      a->buffers.push_back(std::make_shared<Bytes>(values.data.begin() + b, values.data.begin() + e));
     return a;
   }
   check_corrupt(!values.is_variable(), "{} column decoded to variable-width values", t.to_string());
@@ -94,8 +97,8 @@ ArrayPtr values_to_array(const TypePtr& type, DataBlock&& values, const std::vec
     items.num_values = values.num_values * static_cast<uint64_t>(t.list_size);
     std::vector<uint8_t> item_valid;
     if (!values.fsl_dims.empty()) {
-      check_corrupt(values.fsl_dims[0] == static_cast<uint64_t>(t.list_size), "fixed-size list of {} items stored with {}",
-                    t.list_size, values.fsl_dims[0]);
+      check_corrupt(values.fsl_dims[0] == static_cast<uint64_t>(t.list_size),
+                    "fixed-size list of {} items stored with {}", t.list_size, values.fsl_dims[0]);
       items.fsl_dims.assign(values.fsl_dims.begin() + 1, values.fsl_dims.end());
       if (!values.fsl_validity.empty()) {
         items.fsl_validity.assign(values.fsl_validity.begin() + 1, values.fsl_validity.end());
@@ -122,7 +125,8 @@ ArrayPtr values_to_array(const TypePtr& type, DataBlock&& values, const std::vec
   check_corrupt(values.bits_per_value == static_cast<uint64_t>(bits), "{} column decoded to {}-bit values",
                 t.to_string(), values.bits_per_value);
   const uint64_t need = values.num_values * static_cast<uint64_t>(bits / 8);
-  check_corrupt(values.data.size() >= need, "{} values need {} bytes, got {}", values.num_values, need, values.data.size());
+  check_corrupt(values.data.size() >= need, "{} values need {} bytes, got {}", values.num_values, need,
+                values.data.size());
   values.data.resize(need);
   a->buffers.push_back(std::make_shared<Bytes>(std::move(values.data)));
   return a;
@@ -153,8 +157,8 @@ class Assembler {
     if (!container || field.is_blob()) {
       check_corrupt(next_ < states_.size(), "field '{}' has no column", field.name);
       LeafState& s = states_[next_++];
-      check_corrupt(depth + 1 == s.layers.size(), "column of field '{}' has {} layers, the schema needs {}",
-                    field.name, s.layers.size(), depth + 1);
+      check_corrupt(depth + 1 == s.layers.size(), "column of field '{}' has {} layers, the schema needs {}", field.name,
+                    s.layers.size(), depth + 1);
       const LayerSlots& item = s.layers[depth];
       check_corrupt(item.num_slots == s.data->values.num_values, "field '{}': {} value slots but {} values", field.name,
                     item.num_slots, s.data->values.num_values);
@@ -176,7 +180,8 @@ class Assembler {
     if (id == TypeId::struct_) {
       check_corrupt(!layer.is_list, "struct '{}' stored as a list layer", field.name);
       for (const auto& c : children)
-        check_corrupt(c->length == a->length, "struct '{}' children have {} and {} rows", field.name, c->length, a->length);
+        check_corrupt(c->length == a->length, "struct '{}' children have {} and {} rows", field.name, c->length,
+                      a->length);
       a->children = std::move(children);
       return a;
     }

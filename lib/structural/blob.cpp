@@ -26,12 +26,13 @@ std::vector<BlobDescriptor> blob_descriptors(const DataBlock& values) {
   }
   check_corrupt(!values.is_variable() && values.bits_per_value == 128,
                 "blob descriptors must be 128-bit {{position, size}} rows, got {}-bit values", values.bits_per_value);
-  check_corrupt(values.packed_child_bits.empty() ||
-                    (values.packed_child_bits.size() == 2 && values.packed_child_bits[0] == 64 &&
-                     values.packed_child_bits[1] == 64),
-                "blob descriptors must pack two u64 fields");
+  check_corrupt(
+      values.packed_child_bits.empty() || (values.packed_child_bits.size() == 2 && values.packed_child_bits[0] == 64 &&
+                                           values.packed_child_bits[1] == 64),
+      "blob descriptors must pack two u64 fields");
   ByteView rows(values.data);
-  for (uint64_t i = 0; i < values.num_values; ++i) out[i] = {rows.read<uint64_t>(i * 16), rows.read<uint64_t>(i * 16 + 8)};
+  for (uint64_t i = 0; i < values.num_values; ++i)
+    out[i] = {rows.read<uint64_t>(i * 16), rows.read<uint64_t>(i * 16 + 8)};
   return out;
 }
 
@@ -43,8 +44,7 @@ inline constexpr unsigned kBlobLevelBits = 16;
 
 class BlobDecoder final : public PageDecoder {
  public:
-  BlobDecoder(const PageContext& ctx, const pb::BlobLayout& layout)
-      : ctx_(ctx), file_size_(ctx.file_size) {
+  BlobDecoder(const PageContext& ctx, const pb::BlobLayout& layout) : ctx_(ctx), file_size_(ctx.file_size) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     if (layers_.empty()) layers_.push_back(pb::REPDEF_ALL_VALID_ITEM);
     for (auto l : layers_) def_levels_of(l);  // rejects unknown layers
@@ -140,8 +140,8 @@ class BlobDecoder final : public PageDecoder {
         const uint64_t rep = d.position & ((uint64_t{1} << kBlobLevelBits) - 1);
         def = static_cast<uint16_t>(d.position >> kBlobLevelBits);
         check_corrupt(rep == 0, "blob descriptor {} carries repetition level {} in a page without lists", i, rep);
-        check_corrupt(def > 0 && def <= max_visible_def(layers_), "blob descriptor {} carries definition level {}",
-                      i, def);
+        check_corrupt(def > 0 && def <= max_visible_def(layers_), "blob descriptor {} carries definition level {}", i,
+                      def);
       }
       if (has_def_) out.def.push_back(def);
       append_le<uint64_t>(values.offsets, values.data.size());

@@ -42,8 +42,9 @@ DataBlock repeat_value(const DataBlock& shape, const DataBlock* scalar, const st
     uint64_t len = scalar ? scalar->offset(1) - scalar->offset(0) : 0;
     check_alloc(len * n, "constant page values");
     for (uint64_t i = 0; i < n; ++i) {
-      if (valid[i] && scalar) out.data.insert(out.data.end(), scalar->data.begin() + scalar->offset(0),
-                                              scalar->data.begin() + scalar->offset(1));
+      if (valid[i] && scalar)
+        out.data.insert(out.data.end(), scalar->data.begin() + scalar->offset(0),
+                        scalar->data.begin() + scalar->offset(1));
       append_le<uint64_t>(out.offsets, out.data.size());
     }
   } else if (shape.bits_per_value == 1 && items == 1) {
@@ -85,10 +86,14 @@ DataBlock parse_scalar_buffer(ByteView buf, const DataBlock& shape) {
   if (shape.is_variable()) {
     check_corrupt(count == 2, "variable-width constant needs offsets and data buffers, got {}", count);
     uint64_t b, e;
-    if (parts[0].size() == 8) b = parts[0].read<uint32_t>(0), e = parts[0].read<uint32_t>(4);
-    else if (parts[0].size() == 16) b = parts[0].read<uint64_t>(0), e = parts[0].read<uint64_t>(8);
-    else throw_corrupt("constant offsets buffer of {} bytes", parts[0].size());
-    check_corrupt(b <= e && e <= parts[1].size(), "constant value offsets [{}, {}) outside {} bytes", b, e, parts[1].size());
+    if (parts[0].size() == 8)
+      b = parts[0].read<uint32_t>(0), e = parts[0].read<uint32_t>(4);
+    else if (parts[0].size() == 16)
+      b = parts[0].read<uint64_t>(0), e = parts[0].read<uint64_t>(8);
+    else
+      throw_corrupt("constant offsets buffer of {} bytes", parts[0].size());
+    check_corrupt(b <= e && e <= parts[1].size(), "constant value offsets [{}, {}) outside {} bytes", b, e,
+                  parts[1].size());
     s.data = parts[1].slice(b, e - b).to_bytes();
     s.offsets.clear();
     append_le<uint64_t>(s.offsets, 0);
@@ -101,8 +106,7 @@ DataBlock parse_scalar_buffer(ByteView buf, const DataBlock& shape) {
 
 class ConstantDecoder final : public PageDecoder {
  public:
-  ConstantDecoder(const PageContext& ctx, const pb::ConstantLayout& layout)
-      : ctx_(ctx), layout_(layout) {
+  ConstantDecoder(const PageContext& ctx, const pb::ConstantLayout& layout) : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     if (layers_.empty()) layers_.push_back(pb::REPDEF_NULLABLE_ITEM);
     max_rep_ = max_rep_level(layers_);
@@ -149,7 +153,10 @@ class ConstantDecoder final : public PageDecoder {
       for (uint64_t i = 0; i < rep_.size(); ++i) {
         if (rep_[i] == top) {
           if (starts == begin) level_begin = i;
-          if (starts == end) { level_end = i; break; }
+          if (starts == end) {
+            level_end = i;
+            break;
+          }
           ++starts;
         }
       }
@@ -158,7 +165,8 @@ class ConstantDecoder final : public PageDecoder {
     }
     std::vector<bool> valid;
     if (!def_.empty()) {
-      check_corrupt(level_end <= def_.size(), "constant page has {} definition levels, needs {}", def_.size(), level_end);
+      check_corrupt(level_end <= def_.size(), "constant page has {} definition levels, needs {}", def_.size(),
+                    level_end);
       out.def.assign(def_.begin() + level_begin, def_.begin() + level_end);
       for (auto d : out.def)
         if (d <= max_visible_def_) valid.push_back(d == 0);
@@ -179,15 +187,25 @@ class ConstantDecoder final : public PageDecoder {
     const bool inl = layout_.has_inline_value();
     size_t value_buf = SIZE_MAX, rep_buf = SIZE_MAX, def_buf = SIZE_MAX;
     switch (bufs.size()) {
-      case 0: break;
-      case 1: check_corrupt(!inl, "constant page with an inline value and one buffer"); value_buf = 0; break;
-      case 2: rep_buf = 0, def_buf = 1; break;
-      case 3: check_corrupt(!inl, "constant page with an inline value and three buffers"); value_buf = 0, rep_buf = 1, def_buf = 2; break;
-      default: throw_corrupt("constant page with {} buffers", bufs.size());
+      case 0:
+        break;
+      case 1:
+        check_corrupt(!inl, "constant page with an inline value and one buffer");
+        value_buf = 0;
+        break;
+      case 2:
+        rep_buf = 0, def_buf = 1;
+        break;
+      case 3:
+        check_corrupt(!inl, "constant page with an inline value and three buffers");
+        value_buf = 0, rep_buf = 1, def_buf = 2;
+        break;
+      default:
+        throw_corrupt("constant page with {} buffers", bufs.size());
     }
     has_scalar_ = inl || value_buf != SIZE_MAX;
     check_internal(parts.size() == bufs.size(), "constant page read returned {} of {} buffers", parts.size(),
-                  bufs.size());
+                   bufs.size());
     if (inl) {
       scalar_ = shape_;
       scalar_.num_values = 1;
@@ -221,7 +239,8 @@ class ConstantDecoder final : public PageDecoder {
     if (!rep_.empty() && !def_.empty())
       check_corrupt(rep_.size() == def_.size(), "{} repetition but {} definition levels", rep_.size(), def_.size());
     if (rep_.empty() && !def_.empty())
-      check_corrupt(def_.size() == ctx_.page->num_rows, "{} definition levels for {} rows", def_.size(), ctx_.page->num_rows);
+      check_corrupt(def_.size() == ctx_.page->num_rows, "{} definition levels for {} rows", def_.size(),
+                    ctx_.page->num_rows);
     if (max_rep_ > 0) check_corrupt(!rep_.empty() || ctx_.page->num_rows == 0, "list page without repetition levels");
   }
 

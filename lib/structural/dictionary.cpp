@@ -30,10 +30,14 @@ void with_typed_indices(const DataBlock& idx, F&& f) {
     });
   };
   switch (bits) {
-    case 8: return run(uint8_t{});
-    case 16: return run(uint16_t{});
-    case 32: return run(uint32_t{});
-    default: return run(uint64_t{});
+    case 8:
+      return run(uint8_t{});
+    case 16:
+      return run(uint16_t{});
+    case 32:
+      return run(uint32_t{});
+    default:
+      return run(uint64_t{});
   }
 }
 
@@ -49,7 +53,8 @@ DataBlock lookup_variable(const DataBlock& dict, const DataBlock& indices) {
   std::vector<uint64_t> start(items + 1);
   for (uint64_t k = 0; k <= items; ++k) start[k] = dict.offset(k);
   for (uint64_t k = 0; k < items; ++k)
-    check_corrupt(start[k] <= start[k + 1] && start[k + 1] <= dict.data.size(), "dictionary item {} has bad offsets", k);
+    check_corrupt(start[k] <= start[k + 1] && start[k + 1] <= dict.data.size(), "dictionary item {} has bad offsets",
+                  k);
   DataBlock out;
   out.num_values = n;
   out.bits_per_value = dict.bits_per_value;
@@ -78,8 +83,10 @@ DataBlock lookup_variable(const DataBlock& dict, const DataBlock& indices) {
         off[i + 1] = static_cast<O>(at);
       }
     };
-    if (total <= std::numeric_limits<uint32_t>::max()) fill(uint32_t{});
-    else fill(uint64_t{});
+    if (total <= std::numeric_limits<uint32_t>::max())
+      fill(uint32_t{});
+    else
+      fill(uint64_t{});
   });
   return out;
 }
@@ -124,9 +131,12 @@ DataBlock lookup_dictionary(const DataBlock& dict, const DataBlock& indices) {
       }
     };
     switch (w) {
-      case 4: return gather(std::integral_constant<uint64_t, 4>{});
-      case 8: return gather(std::integral_constant<uint64_t, 8>{});
-      default: return gather(w);
+      case 4:
+        return gather(std::integral_constant<uint64_t, 4>{});
+      case 8:
+        return gather(std::integral_constant<uint64_t, 8>{});
+      default:
+        return gather(w);
     }
   });
   return out;

@@ -25,13 +25,12 @@ namespace {
 
 class FullZipDecoder final : public PageDecoder {
  public:
-  FullZipDecoder(const PageContext& ctx, const pb::FullZipLayout& layout)
-      : ctx_(ctx), layout_(layout) {
+  FullZipDecoder(const PageContext& ctx, const pb::FullZipLayout& layout) : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
     max_visible_def_ = max_visible_def(layers_);
-    check_corrupt(layout.bits_rep() <= 16 && layout.bits_def() <= 16, "control word of {}+{} bits",
-                  layout.bits_rep(), layout.bits_def());
+    check_corrupt(layout.bits_rep() <= 16 && layout.bits_def() <= 16, "control word of {}+{} bits", layout.bits_rep(),
+                  layout.bits_def());
     cw_bytes_ = control_word_bytes(layout.bits_rep(), layout.bits_def());
     variable_ = layout.details_case() == pb::FullZipLayout::kBitsPerOffset;
     if (variable_) {
@@ -74,10 +73,14 @@ class FullZipDecoder final : public PageDecoder {
     const uint64_t w = index_width();
     auto entry = [&](ByteView v, uint64_t k) -> uint64_t {
       switch (w) {
-        case 1: return v.read<uint8_t>(k);
-        case 2: return v.read<uint16_t>(k * 2);
-        case 4: return v.read<uint32_t>(k * 4);
-        default: return v.read<uint64_t>(k * 8);
+        case 1:
+          return v.read<uint8_t>(k);
+        case 2:
+          return v.read<uint16_t>(k * 2);
+        case 4:
+          return v.read<uint32_t>(k * 4);
+        default:
+          return v.read<uint64_t>(k * 8);
       }
     };
     auto add = [&](uint64_t lo, uint64_t hi) {
@@ -127,7 +130,7 @@ class FullZipDecoder final : public PageDecoder {
     out.layers = layers_;
     if (rows.empty()) return out;
     check_internal(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
-                  rows.size());
+                   rows.size());
     // Every range starts at a row boundary, so the ranges' bytes one after another read as the
     // zipped bytes of all their rows: one pass gathers them, one decompression sizes the
     // output once (a take of 2048 scattered rows is 2048 ranges).
@@ -138,8 +141,8 @@ class FullZipDecoder final : public PageDecoder {
 
  private:
   void check_range(const RowRange& r) const {
-    check_corrupt(r.begin < r.end && r.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}", r.begin,
-                  r.end, ctx_.page->num_rows);
+    check_corrupt(r.begin < r.end && r.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}", r.begin, r.end,
+                  ctx_.page->num_rows);
   }
 
   uint64_t index_width() const {
@@ -202,8 +205,9 @@ class FullZipDecoder final : public PageDecoder {
         uint16_t rep = 0, def = 0;
         const bool part_start = pos == 0;
         if (has_levels) {
-          uint32_t word = cw_bytes_ == 1 ? bytes.read<uint8_t>(pos) : cw_bytes_ == 2 ? bytes.read<uint16_t>(pos)
-                                                                                      : bytes.read<uint32_t>(pos);
+          uint32_t word = cw_bytes_ == 1   ? bytes.read<uint8_t>(pos)
+                          : cw_bytes_ == 2 ? bytes.read<uint16_t>(pos)
+                                           : bytes.read<uint32_t>(pos);
           pos += cw_bytes_;
           def = static_cast<uint16_t>(word & def_mask);
           rep = static_cast<uint16_t>(word >> bits_def);
@@ -246,9 +250,9 @@ class FullZipDecoder final : public PageDecoder {
     if (out.values.all_null) {
       // An empty Constant (the 0-bit pages of Lance 1.0-2.0): zero-filled slots of the leaf's
       // shape; the def levels make them null, and none may claim a value.
-      for (uint16_t d : out.def)
-        check_corrupt(d > 0, "full-zip page without values (empty Constant) has a valid item");
-      check_corrupt(layout_.bits_def() > 0 || out.values.num_values == 0, "full-zip page without values has no definition levels");
+      for (uint16_t d : out.def) check_corrupt(d > 0, "full-zip page without values (empty Constant) has a valid item");
+      check_corrupt(layout_.bits_def() > 0 || out.values.num_values == 0,
+                    "full-zip page without values has no definition levels");
       const uint64_t n = out.values.num_values;
       out.values = repeat_value(empty_block_for(*ctx_.leaf_type), nullptr, std::vector<bool>(n, false));
     }

@@ -15,10 +15,17 @@ bool is_list_layer(RepDefLayer layer) {
 
 int def_levels_of(RepDefLayer layer) {
   switch (layer) {
-    case pb::REPDEF_NULLABLE_ITEM: case pb::REPDEF_NULLABLE_LIST: case pb::REPDEF_EMPTYABLE_LIST: return 1;
-    case pb::REPDEF_NULL_AND_EMPTY_LIST: return 2;
-    case pb::REPDEF_ALL_VALID_ITEM: case pb::REPDEF_ALL_VALID_LIST: return 0;
-    default: throw_corrupt("unknown repetition/definition layer {}", static_cast<int>(layer));
+    case pb::REPDEF_NULLABLE_ITEM:
+    case pb::REPDEF_NULLABLE_LIST:
+    case pb::REPDEF_EMPTYABLE_LIST:
+      return 1;
+    case pb::REPDEF_NULL_AND_EMPTY_LIST:
+      return 2;
+    case pb::REPDEF_ALL_VALID_ITEM:
+    case pb::REPDEF_ALL_VALID_LIST:
+      return 0;
+    default:
+      throw_corrupt("unknown repetition/definition layer {}", static_cast<int>(layer));
   }
 }
 
@@ -60,20 +67,23 @@ void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uin
     dst.packed_child_bits = src.packed_child_bits;
     dst.fsl_validity.assign(src.fsl_validity.size(), Bytes());
   }
-  check_corrupt(dst.is_variable() == src.is_variable() && (src.is_variable() || dst.bits_per_value == src.bits_per_value),
-                "pages of one column decode to different value widths");
+  check_corrupt(
+      dst.is_variable() == src.is_variable() && (src.is_variable() || dst.bits_per_value == src.bits_per_value),
+      "pages of one column decode to different value widths");
   if (src.is_variable()) {
     if (dst.bits_per_offset == 32) {
       // A destination taken over whole from a decoder may hold 32-bit offsets: widen.
       Bytes wide;
-      for (uint64_t i = 0; i * 4 < dst.offsets.size(); ++i) append_le<uint64_t>(wide, ByteView(dst.offsets).read<uint32_t>(i * 4));
+      for (uint64_t i = 0; i * 4 < dst.offsets.size(); ++i)
+        append_le<uint64_t>(wide, ByteView(dst.offsets).read<uint32_t>(i * 4));
       dst.offsets = std::move(wide);
       dst.bits_per_offset = 64;
     }
     if (dst.offsets.empty()) append_le<uint64_t>(dst.offsets, 0);
     uint64_t base = ByteView(dst.offsets).read<uint64_t>(dst.num_values * 8);
     uint64_t s0 = src.offset(begin), s1 = src.offset(end);
-    check_corrupt(s0 <= s1 && s1 <= src.data.size(), "variable offsets [{}, {}) outside {} bytes", s0, s1, src.data.size());
+    check_corrupt(s0 <= s1 && s1 <= src.data.size(), "variable offsets [{}, {}) outside {} bytes", s0, s1,
+                  src.data.size());
     dst.offsets.resize((dst.num_values + 1) * 8);
     for (uint64_t i = begin + 1; i <= end; ++i) {
       uint64_t o = src.offset(i);

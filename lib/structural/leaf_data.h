@@ -24,9 +24,7 @@ struct LeafData {
   encoding::DataBlock values;
   uint64_t num_rows = 0;
 
-  uint64_t num_levels() const {
-    return !rep.empty() ? rep.size() : !def.empty() ? def.size() : values.num_values;
-  }
+  uint64_t num_levels() const { return !rep.empty() ? rep.size() : !def.empty() ? def.size() : values.num_values; }
 };
 
 /// Number of list layers (= the highest repetition level).

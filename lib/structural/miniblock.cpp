@@ -16,8 +16,8 @@ using encoding::DataBlock;
 inline constexpr uint64_t kMiniBlockAlignment = 8;
 
 std::vector<MiniBlockChunkInfo> parse_miniblock_chunks(ByteView metadata, bool large, uint64_t num_items,
-                                                       uint64_t data_size, ByteView rep_index,
-                                                       uint32_t rep_index_depth, uint64_t num_rows) {
+                                                       uint64_t data_size, ByteView rep_index, uint32_t rep_index_depth,
+                                                       uint64_t num_rows) {
   const uint64_t word = large ? 4 : 2;
   check_corrupt(metadata.size() % word == 0, "chunk metadata of {} bytes is not a whole number of {}-byte words",
                 metadata.size(), word);
@@ -107,8 +107,7 @@ uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAli
 
 class MiniBlockDecoder final : public PageDecoder {
  public:
-  MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout)
-      : ctx_(ctx), layout_(layout) {
+  MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout) : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
     max_visible_def_ = max_visible_def(layers_);
@@ -142,7 +141,7 @@ class MiniBlockDecoder final : public PageDecoder {
     const bool has_dict = layout_.has_dictionary();
     const bool has_rep_index = layout_.repetition_index_depth() > 0;
     check_internal(parts.size() == 1u + has_dict + has_rep_index, "mini-block metadata read returned {} parts",
-                  parts.size());
+                   parts.size());
     Bytes empty;
     chunks_ = parse_miniblock_chunks(parts[0], layout_.has_large_chunk(), layout_.num_items(), bufs[1].length,
                                      has_rep_index ? ByteView(parts.back()) : ByteView(empty),
@@ -165,8 +164,8 @@ class MiniBlockDecoder final : public PageDecoder {
     const auto& data_buf = ctx_.page->buffers.at(1);
     std::vector<io::ByteRange> out;
     for (auto [first, last] : chunk_runs(rows))
-      out.push_back({data_buf.offset + chunks_[first].offset,
-                     chunks_[last].offset + chunks_[last].size - chunks_[first].offset});
+      out.push_back(
+          {data_buf.offset + chunks_[first].offset, chunks_[last].offset + chunks_[last].size - chunks_[first].offset});
     return out;
   }
 
@@ -187,7 +186,7 @@ class MiniBlockDecoder final : public PageDecoder {
     // Decode every needed chunk once.
     auto runs = chunk_runs(rows);
     check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
-                  runs.size());
+                   runs.size());
     std::map<size_t, DecodedChunk> decoded;
     uint64_t levels = 0, value_bytes = 0, offset_bytes = 0;
     for (size_t r = 0; r < runs.size(); ++r) {
@@ -196,10 +195,14 @@ class MiniBlockDecoder final : public PageDecoder {
       for (size_t c = first; c <= last; ++c) {
         const auto& info = chunks_[c];
         if (ctx_.stats) ctx_.stats->chunks_decoded++;
-        auto& dc = decoded.emplace(c, with_context([&] { return fmt::format("chunk {}", c); }, [&] {
-                             return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size),
-                                                 info.num_values);
-                           })).first->second;
+        auto& dc =
+            decoded
+                .emplace(c, with_context([&] { return fmt::format("chunk {}", c); },
+                                         [&] {
+                                           return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size),
+                                                               info.num_values);
+                                         }))
+                .first->second;
         levels += std::max(dc.rep.size(), dc.def.size());
         value_bytes += dc.values.data.size();
         offset_bytes += dc.values.offsets.size();
@@ -209,8 +212,9 @@ class MiniBlockDecoder final : public PageDecoder {
     // empty): each chunk's slice is copied once. Otherwise through a LeafData of its own.
     const bool fresh = out.num_rows == 0 && out.num_levels() == 0;
     const bool has_def = layout_.has_def_compression();
-    const bool direct = !dictionary_ && (fresh || (out.layers == layers_ && out.rep.empty() == (max_rep_ == 0) &&
-                                                   out.def.empty() == !has_def));
+    const bool direct =
+        !dictionary_ &&
+        (fresh || (out.layers == layers_ && out.rep.empty() == (max_rep_ == 0) && out.def.empty() == !has_def));
     LeafData own;
     LeafData& dst = direct ? out : own;
     if (direct && fresh) {
@@ -258,8 +262,10 @@ class MiniBlockDecoder final : public PageDecoder {
     std::vector<std::pair<size_t, size_t>> runs;
     for (const auto& r : rows) {
       auto [first, last] = chunks_of(r);
-      if (!runs.empty() && first <= runs.back().second + 1) runs.back().second = std::max(runs.back().second, last);
-      else runs.emplace_back(first, last);
+      if (!runs.empty() && first <= runs.back().second + 1)
+        runs.back().second = std::max(runs.back().second, last);
+      else
+        runs.emplace_back(first, last);
     }
     return runs;
   }
@@ -278,7 +284,8 @@ class MiniBlockDecoder final : public PageDecoder {
         const uint64_t lo = std::max(range.begin, fr), hi = std::min(range.end, fr + n);
         if (lo >= hi) continue;
         if (!dc.def.empty()) {
-          check_corrupt(dc.def.size() >= hi - fr, "chunk {} has {} definition levels for {} values", c, dc.def.size(), n);
+          check_corrupt(dc.def.size() >= hi - fr, "chunk {} has {} definition levels for {} values", c, dc.def.size(),
+                        n);
           out.def.insert(out.def.end(), dc.def.begin() + (lo - fr), dc.def.begin() + (hi - fr));
         }
         append_values(values, dc.values, lo - fr, hi - fr);
@@ -451,8 +458,8 @@ class MiniBlockDecoder final : public PageDecoder {
       out.def = with_context("definition levels",
                              [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
     out.values = encoding::decode_miniblock(layout_.value_compression(), buffers, num_values);
-    check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}",
-                  out.values.num_values, num_values);
+    check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}", out.values.num_values,
+                  num_values);
     return out;
   }
 

@@ -43,8 +43,7 @@ std::vector<DataBlock> split_packed_rows(const DataBlock& rows) {
 ArrayPtr packed_struct_to_array(const TypePtr& type, DataBlock&& values, const std::vector<uint8_t>& valid) {
   check_corrupt(type->id == TypeId::struct_, "packed values for a {} column", type->to_string());
   const auto& fields = type->children;
-  std::vector<DataBlock> children =
-      values.children.empty() ? split_packed_rows(values) : std::move(values.children);
+  std::vector<DataBlock> children = values.children.empty() ? split_packed_rows(values) : std::move(values.children);
   check_corrupt(children.size() == fields.size(), "packed struct has {} stored fields, the schema {}", children.size(),
                 fields.size());
   check_corrupt(valid.empty() || valid.size() == values.num_values, "{} validity flags for {} packed rows",
@@ -56,9 +55,8 @@ ArrayPtr packed_struct_to_array(const TypePtr& type, DataBlock&& values, const s
   for (size_t i = 0; i < fields.size(); ++i) {
     check_corrupt(children[i].num_values == values.num_values, "packed field '{}' has {} values for {} rows",
                   fields[i]->name, children[i].num_values, values.num_values);
-    a->children.push_back(with_context([&] { return fmt::format("packed field '{}'", fields[i]->name); }, [&] {
-      return values_to_array(fields[i]->type, std::move(children[i]), {});
-    }));
+    a->children.push_back(with_context([&] { return fmt::format("packed field '{}'", fields[i]->name); },
+                                       [&] { return values_to_array(fields[i]->type, std::move(children[i]), {}); }));
   }
   return a;
 }

@@ -26,7 +26,8 @@ io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange spa
   return {buffer.offset + from, to - from};
 }
 
-std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows, std::span<const RowRange> rows) {
+std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows,
+                                                std::span<const RowRange> rows) {
   if (rows.empty()) return {};
   const io::ByteRange share = likely_share(buffer, num_rows, {rows.front().begin, rows.back().end});
   if (share.length == 0) return {};
@@ -37,11 +38,16 @@ std::unique_ptr<PageDecoder> make_page_decoder(const PageContext& ctx) {
   check_corrupt(ctx.page && ctx.page->layout, "page has no structural layout");
   const pb::PageLayout& layout = *ctx.page->layout;
   switch (layout.layout_case()) {
-    case pb::PageLayout::kMiniBlockLayout: return make_miniblock_decoder(ctx, layout.mini_block_layout());
-    case pb::PageLayout::kFullZipLayout: return make_fullzip_decoder(ctx, layout.full_zip_layout());
-    case pb::PageLayout::kConstantLayout: return make_constant_decoder(ctx, layout.constant_layout());
-    case pb::PageLayout::kBlobLayout: return make_blob_decoder(ctx, layout.blob_layout());
-    case pb::PageLayout::kSparseLayout: return make_sparse_decoder(ctx, layout.sparse_layout());
+    case pb::PageLayout::kMiniBlockLayout:
+      return make_miniblock_decoder(ctx, layout.mini_block_layout());
+    case pb::PageLayout::kFullZipLayout:
+      return make_fullzip_decoder(ctx, layout.full_zip_layout());
+    case pb::PageLayout::kConstantLayout:
+      return make_constant_decoder(ctx, layout.constant_layout());
+    case pb::PageLayout::kBlobLayout:
+      return make_blob_decoder(ctx, layout.blob_layout());
+    case pb::PageLayout::kSparseLayout:
+      return make_sparse_decoder(ctx, layout.sparse_layout());
     default: {
       // A layout newer than our .proto parses as an unknown field.
       if (const uint32_t field = first_unknown_field(layout))

@@ -45,7 +45,8 @@ struct RowRange {
 io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange span);
 /// likely_share of the span of `rows` (sorted, non-empty ranges) as likely_data_ranges
 /// returns it: one range, or none.
-std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows, std::span<const RowRange> rows);
+std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows,
+                                                std::span<const RowRange> rows);
 
 /// Decodes rows of one page. Not thread-safe.
 class PageDecoder {

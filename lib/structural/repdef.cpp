@@ -51,8 +51,7 @@ void pair_numbers(const uint16_t* rp, const uint16_t* dp, uint64_t n, int max_re
   const uint16_t rmax = static_cast<uint16_t>(reps - 1), dmax = static_cast<uint16_t>(defs - 1);
   const uint16_t w = static_cast<uint16_t>(defs);
   if (rp && dp) {
-    for (uint64_t e = 0; e < n; ++e)
-      out[e] = static_cast<Pair>(std::min(rp[e], rmax) * w + std::min(dp[e], dmax));
+    for (uint64_t e = 0; e < n; ++e) out[e] = static_cast<Pair>(std::min(rp[e], rmax) * w + std::min(dp[e], dmax));
   } else if (rp) {
     for (uint64_t e = 0; e < n; ++e) out[e] = static_cast<Pair>(std::min(rp[e], rmax) * w);
   } else {
@@ -115,10 +114,18 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
     mm.is_list = is_list_layer(l);
     if (mm.is_list) mm.depth = ++depth;
     switch (l) {
-      case pb::REPDEF_NULLABLE_ITEM: case pb::REPDEF_NULLABLE_LIST: mm.null_def = cum + 1; break;
-      case pb::REPDEF_EMPTYABLE_LIST: mm.empty_def = cum + 1; break;
-      case pb::REPDEF_NULL_AND_EMPTY_LIST: mm.null_def = cum + 1, mm.empty_def = cum + 2; break;
-      default: break;
+      case pb::REPDEF_NULLABLE_ITEM:
+      case pb::REPDEF_NULLABLE_LIST:
+        mm.null_def = cum + 1;
+        break;
+      case pb::REPDEF_EMPTYABLE_LIST:
+        mm.empty_def = cum + 1;
+        break;
+      case pb::REPDEF_NULL_AND_EMPTY_LIST:
+        mm.null_def = cum + 1, mm.empty_def = cum + 2;
+        break;
+      default:
+        break;
     }
     cum += def_levels_of(l);
   }
@@ -143,7 +150,7 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   const size_t reps = static_cast<size_t>(max_rep) + 2, defs = static_cast<size_t>(max_def) + 2;
   const size_t pairs = reps * defs;
   std::vector<uint8_t> code(pairs * (m + 1), 0);  // layer m: never a slot (a list's child count stops there)
-  std::vector<int> bad_layer(pairs, -1);           // a def with no meaning at this layer
+  std::vector<int> bad_layer(pairs, -1);          // a def with no meaning at this layer
   auto out_of_range = [&](size_t pair) {
     return pair / defs > static_cast<size_t>(max_rep) || pair % defs > static_cast<size_t>(max_def);
   };
@@ -184,8 +191,10 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
   const bool narrow = pairs <= 256;
   std::vector<uint8_t> pair8(narrow ? num_levels : 0);
   std::vector<uint16_t> pair16(narrow ? 0 : num_levels);
-  if (narrow) pair_numbers(rp, dp, num_levels, max_rep, reps, defs, pair8.data());
-  else pair_numbers(rp, dp, num_levels, max_rep, reps, defs, pair16.data());
+  if (narrow)
+    pair_numbers(rp, dp, num_levels, max_rep, reps, defs, pair8.data());
+  else
+    pair_numbers(rp, dp, num_levels, max_rep, reps, defs, pair16.data());
   // Counted into four tables in turn: runs of one pair (the common case) then do not wait
   // on the previous increment of the same counter.
   std::vector<uint64_t> count(pairs * 4, 0);
@@ -200,15 +209,18 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
       }
       for (; e < num_levels; ++e) ++count[p[e] * 4];
     };
-    if (narrow) tally(pair8.data());
-    else tally(pair16.data());
+    if (narrow)
+      tally(pair8.data());
+    else
+      tally(pair16.data());
     for (size_t pair = 0; pair < pairs; ++pair)
       count[pair] = count[pair * 4] + count[pair * 4 + 1] + count[pair * 4 + 2] + count[pair * 4 + 3];
     count.resize(pairs);
   }
   // Bad input: find the first bad level in order, with the message it deserves.
   bool bad = num_levels > 0 && rp && rp[0] != max_rep;  // levels before any row start
-  for (size_t pair = 0; pair < pairs && !bad; ++pair) bad = count[pair] > 0 && (out_of_range(pair) || bad_layer[pair] >= 0);
+  for (size_t pair = 0; pair < pairs && !bad; ++pair)
+    bad = count[pair] > 0 && (out_of_range(pair) || bad_layer[pair] >= 0);
   if (bad) [[unlikely]] {
     for (uint64_t e = 0; rp && e < num_levels; ++e)
       check_corrupt(rp[e] <= max_rep, "repetition level {} above the maximum {}", rp[e], max_rep);
@@ -236,8 +248,10 @@ std::vector<LayerSlots> unravel(const std::vector<RepDefLayer>& inner_first, con
     s.num_slots = slots;
     s.valid.resize(slots + 1);  // one spare: every level writes, only slots advance
     if (s.is_list) s.offsets.resize(slots + 1);
-    if (narrow) fill_layer(pair8.data(), num_levels, code.data(), m + 1, k, s);
-    else fill_layer(pair16.data(), num_levels, code.data(), m + 1, k, s);
+    if (narrow)
+      fill_layer(pair8.data(), num_levels, code.data(), m + 1, k, s);
+    else
+      fill_layer(pair16.data(), num_levels, code.data(), m + 1, k, s);
     s.valid.resize(slots);
   }
   return out;

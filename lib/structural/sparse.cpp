@@ -22,20 +22,28 @@ struct PositionSet {
   std::vector<uint64_t> list;
   bool contains(uint64_t slot) const {
     switch (kind) {
-      case Kind::empty: return false;
-      case Kind::all: return true;
-      case Kind::range: return slot >= start && slot - start < length;
-      case Kind::list: return std::binary_search(list.begin(), list.end(), slot);
+      case Kind::empty:
+        return false;
+      case Kind::all:
+        return true;
+      case Kind::range:
+        return slot >= start && slot - start < length;
+      case Kind::list:
+        return std::binary_search(list.begin(), list.end(), slot);
     }
     return false;
   }
   /// Index of `slot` among the members (slot must be a member).
   uint64_t rank(uint64_t slot) const {
     switch (kind) {
-      case Kind::all: return slot;
-      case Kind::range: return slot - start;
-      case Kind::list: return static_cast<uint64_t>(std::lower_bound(list.begin(), list.end(), slot) - list.begin());
-      default: return 0;
+      case Kind::all:
+        return slot;
+      case Kind::range:
+        return slot - start;
+      case Kind::list:
+        return static_cast<uint64_t>(std::lower_bound(list.begin(), list.end(), slot) - list.begin());
+      default:
+        return 0;
     }
   }
 };
@@ -54,8 +62,7 @@ struct Layer {
 
 class SparseDecoder final : public PageDecoder {
  public:
-  SparseDecoder(const PageContext& ctx, const pb::SparseLayout& layout)
-      : ctx_(ctx), layout_(layout) {
+  SparseDecoder(const PageContext& ctx, const pb::SparseLayout& layout) : ctx_(ctx), layout_(layout) {
     check_corrupt(layout.has_value_compression(), "sparse page has no value compression");
     check_corrupt(ctx.page->buffers.size() >= 2, "sparse page has {} buffers", ctx.page->buffers.size());
     for (const auto& l : layout.structural_layers()) {
@@ -148,8 +155,13 @@ class SparseDecoder final : public PageDecoder {
   PositionSet positions(const pb::SparsePositionSet& set, uint64_t domain, std::vector<Bytes>& parts, size_t& next) {
     PositionSet p;
     switch (set.positions_case()) {
-      case pb::SparsePositionSet::kEmpty: case pb::SparsePositionSet::POSITIONS_NOT_SET: p.kind = PositionSet::Kind::empty; break;
-      case pb::SparsePositionSet::kAll: p.kind = PositionSet::Kind::all; break;
+      case pb::SparsePositionSet::kEmpty:
+      case pb::SparsePositionSet::POSITIONS_NOT_SET:
+        p.kind = PositionSet::Kind::empty;
+        break;
+      case pb::SparsePositionSet::kAll:
+        p.kind = PositionSet::Kind::all;
+        break;
       case pb::SparsePositionSet::kRange:
         p.kind = PositionSet::Kind::range;
         p.start = set.range().start();
@@ -164,8 +176,8 @@ class SparseDecoder final : public PageDecoder {
         uint64_t at = 0;
         for (uint64_t i = 0; i < n; ++i) {
           at = i == 0 ? deltas[0] : at + deltas[i];
-          check_corrupt(at < domain && (i == 0 || deltas[i] > 0), "position {} ({}) outside {} slots or not increasing", i,
-                        at, domain);
+          check_corrupt(at < domain && (i == 0 || deltas[i] > 0), "position {} ({}) outside {} slots or not increasing",
+                        i, at, domain);
           p.list.push_back(at);
         }
         break;
@@ -218,9 +230,10 @@ class SparseDecoder final : public PageDecoder {
         L.num_slots = l.num_slots();
         check_corrupt(L.num_slots == domain, "list layer of {} slots under a domain of {}", L.num_slots, domain);
         L.non_empty = positions(l.non_empty_positions(), L.num_slots, parts, next);
-        const uint64_t ne = L.non_empty.kind == PositionSet::Kind::list ? L.non_empty.list.size()
-                            : L.non_empty.kind == PositionSet::Kind::all ? L.num_slots
-                            : L.non_empty.kind == PositionSet::Kind::range ? L.non_empty.length : 0;
+        const uint64_t ne = L.non_empty.kind == PositionSet::Kind::list    ? L.non_empty.list.size()
+                            : L.non_empty.kind == PositionSet::Kind::all   ? L.num_slots
+                            : L.non_empty.kind == PositionSet::Kind::range ? L.non_empty.length
+                                                                           : 0;
         // every non-empty slot has at least one child; child slots are bounded by the values
         check_corrupt(ne <= l.num_child_slots() && l.num_child_slots() <= kMaxDecodedBufferBytes,
                       "{} non-empty lists for {} child slots", ne, l.num_child_slots());
@@ -231,16 +244,19 @@ class SparseDecoder final : public PageDecoder {
             check_corrupt(l.counts().constant().value() > 0, "constant list count 0");
             counts.assign(ne, l.counts().constant().value());
             break;
-          case pb::SparseCountSet::kExplicit: counts = words(l.counts().explicit_(), parts, next, ne, "list counts"); break;
-          default: check_corrupt(ne == 0, "{} non-empty lists without counts", ne);
+          case pb::SparseCountSet::kExplicit:
+            counts = words(l.counts().explicit_(), parts, next, ne, "list counts");
+            break;
+          default:
+            check_corrupt(ne == 0, "{} non-empty lists without counts", ne);
         }
         for (uint64_t c : counts) {
           check_corrupt(c > 0 && c <= l.num_child_slots() && L.child_start.back() <= l.num_child_slots() - c,
                         "list counts exceed {} child slots", l.num_child_slots());
           L.child_start.push_back(L.child_start.back() + c);
         }
-        check_corrupt(L.child_start.back() == l.num_child_slots(), "list counts sum to {}, the layer has {} child slots",
-                      L.child_start.back(), l.num_child_slots());
+        check_corrupt(L.child_start.back() == l.num_child_slots(),
+                      "list counts sum to {}, the layer has {} child slots", L.child_start.back(), l.num_child_slots());
         validity(L, l.validity(), parts, next);
         domain = l.num_child_slots();
       }
@@ -291,8 +307,8 @@ class SparseDecoder final : public PageDecoder {
       const uint64_t words = large ? meta.read<uint32_t>(c * 8) : meta.read<uint16_t>(c * 4);
       const uint64_t n = large ? meta.read<uint32_t>(c * 8 + 4) : meta.read<uint16_t>(c * 4 + 2);
       const uint64_t size = (words + 1) * 8;
-      check_corrupt(offset <= data.size() && size <= data.size() - offset, "sparse chunk {} of {} bytes at {} overruns {}",
-                    c, size, offset, data.size());
+      check_corrupt(offset <= data.size() && size <= data.size() - offset,
+                    "sparse chunk {} of {} bytes at {} overruns {}", c, size, offset, data.size());
       ByteView chunk = data.slice(offset, size);
       offset += size;
       uint64_t pos = 2;  // u16 level count (no levels in sparse chunks)
@@ -308,9 +324,8 @@ class SparseDecoder final : public PageDecoder {
         buffers.push_back(chunk.slice(pos, s));
         pos = pad8(pos + s);
       }
-      DataBlock v = with_context(fmt::format("chunk {}", c), [&] {
-        return encoding::decode_miniblock(layout_.value_compression(), buffers, n);
-      });
+      DataBlock v = with_context(fmt::format("chunk {}", c),
+                                 [&] { return encoding::decode_miniblock(layout_.value_compression(), buffers, n); });
       check_corrupt(v.num_values == n, "sparse chunk {} decoded {} values, expected {}", c, v.num_values, n);
       if (first) values_ = empty_like(v), first = false;
       append_values(values_, v, 0, n);
@@ -323,7 +338,7 @@ class SparseDecoder final : public PageDecoder {
   PageContext ctx_;
   const pb::SparseLayout& layout_;
   bool loaded_ = false;
-  std::vector<Layer> layers_;            // outer first
+  std::vector<Layer> layers_;              // outer first
   std::vector<RepDefLayer> dense_layers_;  // inner first
   std::vector<int> null_def_, empty_def_, list_depth_;
   std::vector<bool> list_below_;

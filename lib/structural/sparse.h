@@ -11,6 +11,7 @@
 
 namespace lance::structural {
 
-std::unique_ptr<PageDecoder> make_sparse_decoder(const PageContext& ctx, const ::lance::encodings21::SparseLayout& layout);
+std::unique_ptr<PageDecoder> make_sparse_decoder(const PageContext& ctx,
+                                                 const ::lance::encodings21::SparseLayout& layout);
 
 }  // namespace lance::structural

@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   if (!listing && !std::filesystem::exists(LANCE_S3_ENV)) {
     const char* ci = std::getenv("CI");
     if (ci && std::strcmp(ci, "true") == 0) {
-      std::fprintf(stderr, "FAILED: no S3 store (%s missing): the fixture s3_store_start did not start RGW\n", LANCE_S3_ENV);
+      std::fprintf(stderr, "FAILED: no S3 store (%s missing): the fixture s3_store_start did not start RGW\n",
+                   LANCE_S3_ENV);
       return 1;
     }
     std::fprintf(stderr, "skipped: no S3 store (%s missing; see s3_store_start's output)\n", LANCE_S3_ENV);

@@ -10,7 +10,7 @@
 namespace lance::testing {
 
 struct S3Env {
-  std::string endpoint;        ///< RGW, e.g. http://127.0.0.1:7480
+  std::string endpoint;  ///< RGW, e.g. http://127.0.0.1:7480
   std::string bucket, key, secret;
   std::string fault_endpoint;  ///< proxy: every 3rd request 503 / reset / truncated body
   std::string stall_endpoint;  ///< proxy: never answers

@@ -24,9 +24,7 @@ extern char** environ;
 
 namespace {
 
-std::string events_golden() {
-  return read_text(source_path("data/golden/s3_events.jsonl"));
-}
+std::string events_golden() { return read_text(source_path("data/golden/s3_events.jsonl")); }
 
 /// The last line of stderr that parses as a JSON object (--stats=json).
 json stats_json(const std::string& err) {
@@ -182,5 +180,6 @@ TEST_CASE("s3: --stats counts HTTP requests, bytes, retries and network wait", "
   CHECK(st["http_retries"] == 0);
   CHECK(st["network_wait_ms"].get<double>() > 0);
   auto text = run_s3({"scan", s3_uri("data/sample/products.lance"), "-f", "null", "--stats"});
-  CHECK_THAT(text.err, Catch::Contains("network:") && Catch::Contains("HTTP requests") && !Catch::Contains(s3().secret));
+  CHECK_THAT(text.err,
+             Catch::Contains("network:") && Catch::Contains("HTTP requests") && !Catch::Contains(s3().secret));
 }

@@ -25,7 +25,8 @@ TEST_CASE("s3: an http:// URL of a public object reads with plain Range GETs", "
 }
 
 TEST_CASE("s3: http(s) errors name the URL without its query string (a presigned URL's signature)", "[s3][http]") {
-  const std::string url = s3().endpoint + "/" + s3().bucket + "/data/sample/products.lance?X-Amz-Signature=SIGSECRET123";
+  const std::string url =
+      s3().endpoint + "/" + s3().bucket + "/data/sample/products.lance?X-Amz-Signature=SIGSECRET123";
   auto r = run_s3({"scan", url});
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("/data/sample/products.lance?…") && Catch::Contains("403"));
@@ -33,10 +34,12 @@ TEST_CASE("s3: http(s) errors name the URL without its query string (a presigned
   auto missing = run_s3({"scan", s3().endpoint + "/" + s3().bucket + "/public/missing.lance"});
   CHECK(missing.exit_code == 1);
   // RGW answers an anonymous GET of a missing key with 403 (the bucket is not listable).
-  CHECK_THAT(missing.err, Catch::Contains("/public/missing.lance") && (Catch::Contains("404") || Catch::Contains("403")));
+  CHECK_THAT(missing.err,
+             Catch::Contains("/public/missing.lance") && (Catch::Contains("404") || Catch::Contains("403")));
 }
 
-TEST_CASE("s3: credentials, region and endpoint from an AWS profile (AWS_PROFILE, config + credentials files)", "[s3]") {
+TEST_CASE("s3: credentials, region and endpoint from an AWS profile (AWS_PROFILE, config + credentials files)",
+          "[s3]") {
   TempDir dir("lance-s3-profile");
   {
     std::ofstream c(dir.file("credentials"));
@@ -45,9 +48,13 @@ TEST_CASE("s3: credentials, region and endpoint from an AWS profile (AWS_PROFILE
     std::ofstream f(dir.file("config"));
     f << "[profile lc]\nregion = us-east-1\nendpoint_url = " << s3().endpoint << "\ns3 =\n  addressing_style = path\n";
   }
-  std::vector<std::string> env = {"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY=", "AWS_ENDPOINT_URL=",
-                                  "AWS_ALLOW_HTTP=true", "AWS_SHARED_CREDENTIALS_FILE=" + dir.file("credentials"),
-                                  "AWS_CONFIG_FILE=" + dir.file("config"), "AWS_PROFILE=lc"};
+  std::vector<std::string> env = {"AWS_ACCESS_KEY_ID=",
+                                  "AWS_SECRET_ACCESS_KEY=",
+                                  "AWS_ENDPOINT_URL=",
+                                  "AWS_ALLOW_HTTP=true",
+                                  "AWS_SHARED_CREDENTIALS_FILE=" + dir.file("credentials"),
+                                  "AWS_CONFIG_FILE=" + dir.file("config"),
+                                  "AWS_PROFILE=lc"};
   auto r = run_s3({"count", s3_uri("data/sample/products.lance")}, env);
   INFO(r.err);
   CHECK(r.exit_code == 0);

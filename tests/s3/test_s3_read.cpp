@@ -27,9 +27,7 @@ json stats_json(const std::string& err) {
   return json::parse(err.substr(start, end - start + 1));
 }
 
-json events() {
-  return json::parse(read_text(source_path("data/golden/s3_tables.json")))["tables"][0];
-}
+json events() { return json::parse(read_text(source_path("data/golden/s3_tables.json")))["tables"][0]; }
 
 }  // namespace
 
@@ -66,7 +64,8 @@ TEST_CASE("s3: dataset fixtures scan and take like their goldens, every golden v
         CHECK(r.out == read_text(source_path("data/" + v["golden_prefix"].get<std::string>() + ".jsonl")));
         if (v.contains("take") && v["take"].is_object() && !v["take"]["offsets"].empty()) {
           std::string rows;
-          for (const auto& o : v["take"]["offsets"]) rows += (rows.empty() ? "" : ",") + std::to_string(o.get<uint64_t>());
+          for (const auto& o : v["take"]["offsets"])
+            rows += (rows.empty() ? "" : ",") + std::to_string(o.get<uint64_t>());
           auto t = run_s3({"take", uri, "--version", version, "--rows", rows, "-f", "jsonl"});
           INFO(t.err);
           REQUIRE(t.exit_code == 0);
@@ -145,13 +144,18 @@ TEST_CASE("s3: a table LanceDB wrote into the store reads like Lance reads it", 
 }
 
 TEST_CASE("s3: --storage-option gives endpoint and credentials instead of the environment", "[s3]") {
-  const std::vector<std::string> no_aws = {"AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY=", "AWS_ENDPOINT_URL=",
-                                           "AWS_ALLOW_HTTP=", "AWS_SHARED_CREDENTIALS_FILE=/nonexistent/c",
-                                           "AWS_CONFIG_FILE=/nonexistent/c", "AWS_PROFILE="};
-  auto r = run_s3({"count", s3_uri("data/sample/products.lance"), "--storage-option", "aws_endpoint=" + s3().endpoint,
-                   "--storage-option", "allow_http=true", "--storage-option", "aws_access_key_id=" + s3().key,
-                   "--storage-option", "aws_secret_access_key=" + s3().secret, "--storage-option", "aws_region=us-east-1"},
-                  no_aws);
+  const std::vector<std::string> no_aws = {"AWS_ACCESS_KEY_ID=",
+                                           "AWS_SECRET_ACCESS_KEY=",
+                                           "AWS_ENDPOINT_URL=",
+                                           "AWS_ALLOW_HTTP=",
+                                           "AWS_SHARED_CREDENTIALS_FILE=/nonexistent/c",
+                                           "AWS_CONFIG_FILE=/nonexistent/c",
+                                           "AWS_PROFILE="};
+  auto r =
+      run_s3({"count", s3_uri("data/sample/products.lance"), "--storage-option", "aws_endpoint=" + s3().endpoint,
+              "--storage-option", "allow_http=true", "--storage-option", "aws_access_key_id=" + s3().key,
+              "--storage-option", "aws_secret_access_key=" + s3().secret, "--storage-option", "aws_region=us-east-1"},
+             no_aws);
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out == "2000\n");
@@ -168,7 +172,8 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 
 }  // namespace
 
-TEST_CASE("s3: inspect versions and inspect meta (indices, tags, transactions) read like the local copy", "[s3][know]") {
+TEST_CASE("s3: inspect versions and inspect meta (indices, tags, transactions) read like the local copy",
+          "[s3][know]") {
   for (std::string ds : {"know/history", "know/indexed"}) {
     DYNAMIC_SECTION(ds) {
       const std::string local = source_path("data/datasets/" + ds);
@@ -185,7 +190,8 @@ TEST_CASE("s3: inspect versions and inspect meta (indices, tags, transactions) r
   }
 }
 
-TEST_CASE("s3: plan pins a version and its shards, scanned with --fragments from the store, make one full scan", "[s3][fanout]") {
+TEST_CASE("s3: plan pins a version and its shards, scanned with --fragments from the store, make one full scan",
+          "[s3][fanout]") {
   const std::string local = source_path("data/datasets/appends");
   const std::string remote = s3_uri("data/datasets/appends");
   auto want = run_cli({"plan", local, "--shards", "3", "--json"});
@@ -237,7 +243,9 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
   }
   REQUIRE(files >= 2);
   const std::string golden = read_text(source_path("data/" + t["golden"].get<std::string>()));
-  SECTION("a full scan: the listings, the manifest, then one GET per data file (read whole: it is small) and deletion file") {
+  SECTION(
+      "a full scan: the listings, the manifest, then one GET per data file (read whole: it is small) and deletion "
+      "file") {
     // The listing of data/ goes out with that of _versions/, and its files' opening GETs with
     // the manifest's (dataset::open_data_files_ahead): these files are smaller than the 1 MiB
     // tail, so that GET reads each whole and nothing more is asked.
@@ -247,11 +255,14 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     CHECK(r.out == golden);
     CHECK(stats_json(r.err)["http_requests"].get<uint64_t>() == 3 + files + deletions);
   }
-  SECTION("a take: files whole when the rows need most of their bytes, else tail then pages; reads from memory copy only the rows") {
+  SECTION(
+      "a take: files whole when the rows need most of their bytes, else tail then pages; reads from memory copy only "
+      "the rows") {
     std::string all_rows = "0-" + std::to_string(t["rows"].get<uint64_t>() - 1);
     // A round trip worth ~1 KiB (1 ms x 1 MiB/s): only a take of every row reads the files whole.
-    const std::vector<std::string> model = {"--storage-option", "tail_read_size=4096", "--storage-option", "latency_ms=1",
-                                            "--storage-option", "bandwidth_mib_s=1", "--stats=json"};
+    const std::vector<std::string> model = {"--storage-option", "tail_read_size=4096", "--storage-option",
+                                            "latency_ms=1",     "--storage-option",    "bandwidth_mib_s=1",
+                                            "--stats=json"};
     std::vector<std::string> all = {"take", uri, "--rows", all_rows};
     all.insert(all.end(), model.begin(), model.end());
     auto a = run_s3(all);
@@ -286,7 +297,8 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     REQUIRE(small.exit_code == 0);
     CHECK(small.out == r.out);
     const uint64_t requests = stats_json(small.err)["http_requests"].get<uint64_t>();
-    auto all = run_s3({"scan", uri, "-c", "id", "--storage-option", "tail_read_size=4096", "--stats=json", "-n", "1000000"});
+    auto all =
+        run_s3({"scan", uri, "-c", "id", "--storage-option", "tail_read_size=4096", "--stats=json", "-n", "1000000"});
     REQUIRE(all.exit_code == 0);
     // A limit is not "every row": files are opened ahead (tails), so one request more per file at least.
     CHECK(stats_json(all.err)["http_requests"].get<uint64_t>() >= requests + files);

@@ -46,7 +46,9 @@ uint64_t requests() { return NetStats::global().requests.load(); }
 
 }  // namespace
 
-TEST_CASE("s3: a whole-file open GETs its pieces at once, and falls back to a plain open when the recorded size is wrong", "[s3][remote]") {
+TEST_CASE(
+    "s3: a whole-file open GETs its pieces at once, and falls back to a plain open when the recorded size is wrong",
+    "[s3][remote]") {
   const std::string want = local_bytes();
   REQUIRE(want.size() > 4 * 65536);
   const uint64_t size = want.size();
@@ -71,11 +73,14 @@ TEST_CASE("s3: a whole-file open GETs its pieces at once, and falls back to a pl
   }
 }
 
-TEST_CASE("s3: units announced to a remote file are fetched at once, neighbours merged, within the budget", "[s3][remote]") {
+TEST_CASE("s3: units announced to a remote file are fetched at once, neighbours merged, within the budget",
+          "[s3][remote]") {
   const std::string want = local_bytes();
   // A 16-byte tail: every unit below is outside it.
   const std::vector<ByteRange> units = {{1000, 100}, {1150, 100}, {5000, 300}, {200000, 70000}};
-  SECTION("all of them: four GETs (the first two units, 50 bytes apart, share one; the last is two pieces), reads from memory") {
+  SECTION(
+      "all of them: four GETs (the first two units, 50 bytes apart, share one; the last is two pieces), reads from "
+      "memory") {
     auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 1 << 20});
     const uint64_t before = requests();
     f->will_read(units);

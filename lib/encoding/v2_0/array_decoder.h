@@ -72,9 +72,9 @@ Decoded decode_array(const pb::ArrayEncoding& enc, const Buffers& buffers, const
 /// One page of a list offsets column (`List` encoding, map 4.3): for each row the end of
 /// its items relative to the first item this page references, and its validity.
 struct ListOffsets {
-  std::vector<uint64_t> ends;   ///< one per row, non-decreasing, ≤ num_items
-  std::vector<uint8_t> valid;   ///< one per row (1 = valid list)
-  uint64_t num_items = 0;       ///< items of the item column(s) this page references
+  std::vector<uint64_t> ends;  ///< one per row, non-decreasing, ≤ num_items
+  std::vector<uint8_t> valid;  ///< one per row (1 = valid list)
+  uint64_t num_items = 0;      ///< items of the item column(s) this page references
 };
 
 /// Decodes a `List` page of `num_rows` rows. Throws corrupt when an end exceeds

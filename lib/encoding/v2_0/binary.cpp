@@ -11,8 +11,8 @@
 namespace lance::encoding::v2_0 {
 
 Decoded decode_binary(const pb::Binary& binary, const Buffers& buffers, uint64_t num_rows) {
-  const std::vector<uint64_t> indices =
-      with_context("Binary indices", [&] { return decode_unsigned(binary.indices(), buffers, num_rows, "Binary indices"); });
+  const std::vector<uint64_t> indices = with_context(
+      "Binary indices", [&] { return decode_unsigned(binary.indices(), buffers, num_rows, "Binary indices"); });
   const uint64_t adjustment = binary.null_adjustment();
   Decoded out;
   DataBlock& v = out.values;
@@ -37,10 +37,12 @@ Decoded decode_binary(const pb::Binary& binary, const Buffers& buffers, uint64_t
     offsets[i + 1] = prev = end;
   }
   if (any_null) out.valid = std::move(valid);
-  Decoded bytes = with_context("Binary bytes", [&] { return decode_array(binary.bytes(), buffers, uint8_type(), prev); });
+  Decoded bytes =
+      with_context("Binary bytes", [&] { return decode_array(binary.bytes(), buffers, uint8_type(), prev); });
   check_corrupt(bytes.values.bits_per_value == 8 && !bytes.values.is_variable(), "Binary: bytes are {}-bit values",
                 bytes.values.bits_per_value);
-  check_corrupt(bytes.values.data.size() >= prev, "Binary: {} bytes referenced, {} present", prev, bytes.values.data.size());
+  check_corrupt(bytes.values.data.size() >= prev, "Binary: {} bytes referenced, {} present", prev,
+                bytes.values.data.size());
   v.data = std::move(bytes.values.data);
   v.data.resize(prev);
   return out;

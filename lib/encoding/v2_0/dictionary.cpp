@@ -62,17 +62,20 @@ Decoded decode_dictionary(const pb::Dictionary& dict, const Buffers& buffers, co
   std::vector<uint64_t> index = with_context("Dictionary indices", [&] {
     return decode_unsigned(dict.indices(), buffers, num_rows, "Dictionary indices", &index_valid);
   });
-  Decoded items = with_context("Dictionary items", [&] { return decode_array(dict.items(), buffers, value_type, num_items); });
-  check_corrupt(items.values.num_values == num_items, "Dictionary: {} items decoded, {} declared", items.values.num_values,
-                num_items);
+  Decoded items =
+      with_context("Dictionary items", [&] { return decode_array(dict.items(), buffers, value_type, num_items); });
+  check_corrupt(items.values.num_values == num_items, "Dictionary: {} items decoded, {} declared",
+                items.values.num_values, num_items);
   std::vector<uint8_t> valid(num_rows, 1);
   bool any_null = false;
   for (uint64_t i = 0; i < num_rows; ++i) {
     bool ok = index_valid.empty() || index_valid[i];
     if (ok && !arrow_dictionary) {
       // Plain strings: 0 is null, k + 1 is item k.
-      if (index[i] == 0) ok = false;
-      else --index[i];
+      if (index[i] == 0)
+        ok = false;
+      else
+        --index[i];
     }
     if (ok) {
       check_corrupt(index[i] < num_items, "Dictionary: row {} refers to item {} of {}", i, index[i], num_items);

@@ -33,7 +33,8 @@ Decoded decode_fixed_size_list(const pb::FixedSizeList& fsl, const Buffers& buff
   if (type->id == TypeId::fixed_size_list)
     check_corrupt(static_cast<uint64_t>(type->list_size) == dim, "FixedSizeList of dimension {} for type {}", dim,
                   type->to_string());
-  Decoded items = with_context("FixedSizeList items", [&] { return decode_array(fsl.items(), buffers, item_type, num_items); });
+  Decoded items =
+      with_context("FixedSizeList items", [&] { return decode_array(fsl.items(), buffers, item_type, num_items); });
   check_corrupt(items.values.num_values == num_items, "FixedSizeList: {} items decoded, expected {}",
                 items.values.num_values, num_items);
   return wrap_fixed_size_list(std::move(items), dim, num_rows);

@@ -19,9 +19,9 @@ Decoded decode_flat(const pb::Flat& flat, const Buffers& buffers, uint64_t num_r
   if (scheme.empty() || scheme == "none") {
     out.values = encoding::decode_flat(raw, bits, num_rows);
   } else if (scheme == "zstd" || scheme == "lz4") {
-    Bytes plain = with_context([&] { return fmt::format("Flat({} compression)", scheme); }, [&] {
-      return general_decompress(scheme == "zstd" ? GeneralScheme::zstd : GeneralScheme::lz4, raw);
-    });
+    Bytes plain = with_context(
+        [&] { return fmt::format("Flat({} compression)", scheme); },
+        [&] { return general_decompress(scheme == "zstd" ? GeneralScheme::zstd : GeneralScheme::lz4, raw); });
     const uint64_t need = checked_value_bytes(num_rows, bits, "Flat values");
     check_corrupt(plain.size() >= need, "Flat: {} values of {} bits need {} bytes, the {} frame holds {}", num_rows,
                   bits, need, scheme, plain.size());

@@ -13,7 +13,8 @@ Decoded decode_fsst(const pb::Fsst& fsst, const Buffers& buffers, const TypePtr&
       parse_fsst_symbol_table(ByteView(reinterpret_cast<const uint8_t*>(st.data()), st.size()));
   Decoded codes = with_context("Fsst codes", [&] { return decode_array(fsst.binary(), buffers, type, num_rows); });
   const DataBlock& c = codes.values;
-  check_corrupt(c.is_variable() && c.num_values == num_rows, "Fsst: the codes are not {} variable-width values", num_rows);
+  check_corrupt(c.is_variable() && c.num_values == num_rows, "Fsst: the codes are not {} variable-width values",
+                num_rows);
   Decoded out;
   DataBlock& v = out.values;
   v.num_values = num_rows;

@@ -13,7 +13,8 @@ ListOffsets decode_list_offsets(const pb::List& list, const Buffers& buffers, ui
   ListOffsets out;
   out.num_items = list.num_items();
   const uint64_t adjustment = list.null_offset_adjustment();
-  out.ends = with_context("List offsets", [&] { return decode_unsigned(list.offsets(), buffers, num_rows, "List offsets"); });
+  out.ends =
+      with_context("List offsets", [&] { return decode_unsigned(list.offsets(), buffers, num_rows, "List offsets"); });
   out.valid.assign(num_rows, 1);
   uint64_t prev = 0;
   for (uint64_t i = 0; i < num_rows; ++i) {

@@ -13,8 +13,10 @@ Decoded null_rows(const TypePtr& type, uint64_t num_rows) {
   b.num_values = num_rows;
   const DataType& t = *type;
   switch (t.id) {
-    case TypeId::null: break;
-    case TypeId::dictionary: return null_rows(t.value_type, num_rows);
+    case TypeId::null:
+      break;
+    case TypeId::dictionary:
+      return null_rows(t.value_type, num_rows);
     case TypeId::fixed_size_list: {
       Decoded items = null_rows(t.children.at(0)->type, checked_mul(num_rows, t.list_size, "all-null list items"));
       out = wrap_fixed_size_list(std::move(items), static_cast<uint64_t>(t.list_size), num_rows);
@@ -41,15 +43,17 @@ Decoded null_rows(const TypePtr& type, uint64_t num_rows) {
 
 Decoded decode_nullable(const pb::Nullable& nullable, const Buffers& buffers, const TypePtr& type, uint64_t num_rows) {
   switch (nullable.nullability_case()) {
-    case pb::Nullable::kNoNulls: return decode_array(nullable.no_nulls().values(), buffers, type, num_rows);
-    case pb::Nullable::kAllNulls: return null_rows(type, num_rows);
+    case pb::Nullable::kNoNulls:
+      return decode_array(nullable.no_nulls().values(), buffers, type, num_rows);
+    case pb::Nullable::kAllNulls:
+      return null_rows(type, num_rows);
     case pb::Nullable::kSomeNulls: {
       Decoded bits = with_context("Nullable validity", [&] {
         return decode_array(nullable.some_nulls().validity(), buffers, bool_type(), num_rows);
       });
-      check_corrupt(bits.values.bits_per_value == 1 && !bits.values.is_variable() &&
-                        bits.values.data.size() * 8 >= num_rows,
-                    "Nullable: the validity is not a bitmap of {} rows", num_rows);
+      check_corrupt(
+          bits.values.bits_per_value == 1 && !bits.values.is_variable() && bits.values.data.size() * 8 >= num_rows,
+          "Nullable: the validity is not a bitmap of {} rows", num_rows);
       Decoded out = decode_array(nullable.some_nulls().values(), buffers, type, num_rows);
       std::vector<uint8_t> valid(num_rows);
       bool any_null = false;
@@ -57,11 +61,14 @@ Decoded decode_nullable(const pb::Nullable& nullable, const Buffers& buffers, co
         valid[i] = get_bit(bits.values.data.data(), i) && (out.valid.empty() || out.valid[i]);
         any_null |= !valid[i];
       }
-      if (any_null) out.valid = std::move(valid);
-      else out.valid.clear();
+      if (any_null)
+        out.valid = std::move(valid);
+      else
+        out.valid.clear();
       return out;
     }
-    case pb::Nullable::NULLABILITY_NOT_SET: break;
+    case pb::Nullable::NULLABILITY_NOT_SET:
+      break;
   }
   throw_corrupt("Nullable encoding without a nullability case");
 }

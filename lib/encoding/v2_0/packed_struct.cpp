@@ -44,8 +44,8 @@ Decoded decode_packed_struct(const pb::PackedStruct& packed, const Buffers& buff
   check_corrupt(packed.has_buffer(), "PackedStruct: no buffer");
   ByteView rows = buffers.get(packed.buffer());
   const uint64_t need = checked_mul(num_rows, row_bytes, "PackedStruct rows");
-  check_corrupt(rows.size() >= need, "PackedStruct: {} rows of {} bytes need {} bytes, buffer has {}", num_rows, row_bytes,
-                need, rows.size());
+  check_corrupt(rows.size() >= need, "PackedStruct: {} rows of {} bytes need {} bytes, buffer has {}", num_rows,
+                row_bytes, need, rows.size());
   Decoded out;
   out.values.num_values = num_rows;
   out.values.bits_per_value = row_bytes * 8;
