@@ -1,11 +1,12 @@
 #include "cli_runner.h"
+#include "cli_env.h"
 
 #include <algorithm>
 
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,13 +42,13 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
   posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
   for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
     posix_spawn_file_actions_addclose(&fa, fd);
-  std::vector<std::string> argv_s = {LANCE_CLI_BINARY};
+  std::vector<std::string> argv_s = {cli_binary()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
-  if (posix_spawn(&pid, LANCE_CLI_BINARY, &fa, nullptr, argv.data(), environ) != 0)
+  if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0)
     throw std::runtime_error("cannot start lance-cli");
   posix_spawn_file_actions_destroy(&fa);
   close(in_pipe[0]);
@@ -91,8 +92,10 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
       } else if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
         ssize_t n = read(p.fd, buf, sizeof buf);
         if (n <= 0) {
-          if (p.fd == out_pipe[0]) out_open = false;
-          else err_open = false;
+          if (p.fd == out_pipe[0])
+            out_open = false;
+          else
+            err_open = false;
         } else {
           (p.fd == out_pipe[0] ? r.out : r.err).append(buf, static_cast<size_t>(n));
         }
@@ -126,7 +129,7 @@ bool sanitizer_build() {
 CliResult run_cli_limited(const std::vector<std::string>& args, const RunLimits& limits) {
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC)) throw std::runtime_error("pipe failed");
-  std::vector<std::string> argv_s = {LANCE_CLI_BINARY};
+  std::vector<std::string> argv_s = {cli_binary()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -136,7 +139,8 @@ CliResult run_cli_limited(const std::vector<std::string>& args, const RunLimits&
   for (char** e = environ; *e; ++e) {
     // An entry of limits.env replaces the inherited variable of the same name.
     const std::string entry(*e);
-    if (std::none_of(limits.env.begin(), limits.env.end(), [&](const std::string& x) { return name_of(x) == name_of(entry); }))
+    if (std::none_of(limits.env.begin(), limits.env.end(),
+                     [&](const std::string& x) { return name_of(x) == name_of(entry); }))
       env_s.push_back(entry);
   }
   env_s.insert(env_s.end(), limits.env.begin(), limits.env.end());
@@ -154,7 +158,7 @@ CliResult run_cli_limited(const std::vector<std::string>& args, const RunLimits&
       rlimit rl{limits.address_space_bytes, limits.address_space_bytes};
       setrlimit(RLIMIT_AS, &rl);
     }
-    execve(LANCE_CLI_BINARY, argv.data(), envp.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   close(out_pipe[1]);

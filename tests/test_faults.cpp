@@ -32,7 +32,7 @@ namespace {
 int status_after_signal(const std::vector<std::string>& args, int sig, int delay_ms, bool fill_stdout = true) {
   int out[2];
   if (pipe(out)) throw std::runtime_error("pipe");
-  std::vector<std::string> argv_s = {LANCE_CLI_BINARY};
+  std::vector<std::string> argv_s = {cli_binary()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -45,7 +45,7 @@ int status_after_signal(const std::vector<std::string>& args, int sig, int delay
     dup2(devnull, 2);
     close(out[0]);
     close(out[1]);
-    execve(LANCE_CLI_BINARY, argv.data(), environ);
+    execve(argv[0], argv.data(), environ);
     _exit(127);
   }
   close(out[1]);
@@ -110,8 +110,8 @@ TEST_CASE("A full disk on -o FILE exits 1 naming the file and removes the partia
   // RLIMIT_FSIZE makes writes past 4 KiB fail (EFBIG), like ENOSPC on a full disk.
   int err_pipe[2];
   REQUIRE(pipe(err_pipe) == 0);
-  std::vector<std::string> argv_s = {LANCE_CLI_BINARY, "scan", source_path("data/fixtures/strings-v2.3.lance"),
-                                     "-f", "csv", "-o", outp.string()};
+  std::vector<std::string> argv_s = {
+      cli_binary(), "scan", source_path("data/fixtures/strings-v2.3.lance"), "-f", "csv", "-o", outp.string()};
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -123,7 +123,7 @@ TEST_CASE("A full disk on -o FILE exits 1 naming the file and removes the partia
     setrlimit(RLIMIT_FSIZE, &rl);
     dup2(err_pipe[1], 2);
     close(err_pipe[0]);
-    execve(LANCE_CLI_BINARY, argv.data(), environ);
+    execve(argv[0], argv.data(), environ);
     _exit(127);
   }
   close(err_pipe[1]);
@@ -144,7 +144,8 @@ TEST_CASE("A signal while -o waits for a FIFO's reader stops with 128 + signal",
   TempDir dir("fifo-wait");
   const std::string fifo = dir.file("pipe");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  const int st = status_after_signal({"scan", source_path("data/sample/products.lance"), "-o", fifo}, SIGTERM, 300, false);
+  const int st =
+      status_after_signal({"scan", source_path("data/sample/products.lance"), "-o", fifo}, SIGTERM, 300, false);
   REQUIRE(WIFEXITED(st));
   CHECK(WEXITSTATUS(st) == 143);
 }
@@ -212,7 +213,8 @@ TEST_CASE("Bad arguments exit 2 with a one-line hint", "[faults][usage]") {
   }
   SECTION("a directory that is not a dataset, for every command") {
     TempDir dir("not-a-dataset");
-    for (const std::vector<std::string>& cmd : {std::vector<std::string>{"scan"}, {"verify"}, {"count"}, {"inspect", "meta"}}) {
+    for (const std::vector<std::string>& cmd :
+         {std::vector<std::string>{"scan"}, {"verify"}, {"count"}, {"inspect", "meta"}}) {
       std::vector<std::string> args = cmd;
       args.push_back(dir.path().string());
       auto r = run_cli(args);
@@ -291,7 +293,8 @@ TEST_CASE("SIGTERM and SIGHUP stop a take reading an endless rows stream", "[fau
     INFO("signal " << sig);
     int in[2];
     REQUIRE(pipe(in) == 0);
-    std::vector<std::string> argv_s = {LANCE_CLI_BINARY, "take", file, "--rows-file", "-", "-c", "id", "-f", "csv", "-o", out};
+    std::vector<std::string> argv_s = {cli_binary(), "take", file,  "--rows-file", "-", "-c",
+                                       "id",         "-f",   "csv", "-o",          out};
     std::vector<char*> argv;
     for (auto& a : argv_s) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -302,7 +305,7 @@ TEST_CASE("SIGTERM and SIGHUP stop a take reading an endless rows stream", "[fau
       close(in[1]);
       int devnull = open("/dev/null", O_RDWR);
       dup2(devnull, 2);
-      execve(LANCE_CLI_BINARY, argv.data(), environ);
+      execve(argv[0], argv.data(), environ);
       _exit(127);
     }
     close(in[0]);
@@ -334,7 +337,8 @@ TEST_CASE("SIGTERM and SIGHUP stop a take reading an endless rows stream", "[fau
 
 TEST_CASE("A file shorter than a footer is corrupt (4), whatever version its last bytes spell", "[faults][corrupt]") {
   TempDir dir("tiny");
-  for (const std::string& bytes : {std::string("garbageLANC"), std::string("\x02\x00\x09\x00LANC", 8), std::string(35, 'x') + "LANC"}) {
+  for (const std::string& bytes :
+       {std::string("garbageLANC"), std::string("\x02\x00\x09\x00LANC", 8), std::string(35, 'x') + "LANC"}) {
     const std::string p = dir.file("tiny.lance");
     write_file(p, bytes);
     auto r = run_cli({"scan", p});

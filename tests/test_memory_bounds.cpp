@@ -7,9 +7,9 @@
 //    fixtures (how: at each test below). Without the bound such a file could also fail later
 //    with bad_alloc (exit 1); under it, only an early size check gives exit 4.
 // Skipped under the sanitizer build (ASan reserves terabytes of shadow address space).
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <catch2/catch.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,7 +53,7 @@ ShellResult run_bounded(const std::vector<std::string>& args) {
   const int fd = mkstemp(tmpl);
   REQUIRE(fd >= 0);
   close(fd);
-  std::string cmd = "timeout -k 5 60 sh -c 'ulimit -v 1048576; exec \"$0\" \"$@\"' " + shell_quote(LANCE_CLI_BINARY);
+  std::string cmd = "timeout -k 5 60 sh -c 'ulimit -v 1048576; exec \"$0\" \"$@\"' " + shell_quote(cli_binary());
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " >/dev/null 2>" + shell_quote(tmpl);
   const int status = std::system(cmd.c_str());
@@ -72,7 +72,8 @@ std::string bytes_text(const lance::Bytes& b) { return std::string(b.begin(), b.
 /// column metadata, both offset tables and the footer are written anew (the layout of
 /// Lance's rust/lance-file/src/writer.rs: data, global buffers, column metadata, column
 /// metadata offsets, global buffer offsets, 40-byte footer).
-lance::Bytes rewrite_file(const lance::Bytes& file, const std::function<void(::lance::file::FileDescriptor&)>& descriptor,
+lance::Bytes rewrite_file(const lance::Bytes& file,
+                          const std::function<void(::lance::file::FileDescriptor&)>& descriptor,
                           const std::function<void(uint32_t, ::lance::file::v2::ColumnMetadata&)>& column) {
   lance::ByteView v(file);
   const uint64_t footer = file.size() - lance::format::kFooterSize;
@@ -161,7 +162,8 @@ TEST_CASE("every fixture scans under ulimit -v 1 GiB", "[memory][ulimit]") {
   }
   // Every version of every dataset (the directories holding a _versions/).
   for (const char* root : {"data/datasets", "data/writers"}) {
-    for (auto it = fs::recursive_directory_iterator(source_path(root)); it != fs::recursive_directory_iterator(); ++it) {
+    for (auto it = fs::recursive_directory_iterator(source_path(root)); it != fs::recursive_directory_iterator();
+         ++it) {
       if (!it->is_directory() || !fs::is_directory(it->path() / "_versions")) continue;
       it.disable_recursion_pending();
       const std::string ds = it->path().string();
@@ -199,7 +201,10 @@ TEST_CASE("a page that claims 2^40 rows is corrupt before anything is allocated"
   for (const Variant& v : {Variant{"page-only", false, false}, Variant{"page-and-file", true, false},
                            Variant{"page-file-and-layout", true, true}}) {
     const lance::Bytes bytes = rewrite_file(
-        original, [&](::lance::file::FileDescriptor& fd) { if (v.descriptor) fd.set_length(k2e40); },
+        original,
+        [&](::lance::file::FileDescriptor& fd) {
+          if (v.descriptor) fd.set_length(k2e40);
+        },
         [&](uint32_t, ::lance::file::v2::ColumnMetadata& meta) {
           REQUIRE(meta.pages_size() == 1);
           meta.mutable_pages(0)->set_length(k2e40);
@@ -213,7 +218,8 @@ TEST_CASE("a page that claims 2^40 rows is corrupt before anything is allocated"
     require_corrupt({"take", p.string(), "--rows", fmt::format("0,{}", v.descriptor ? k2e40 - 1 : 999)}, name, v.name);
   }
   // Control: the same rewrite with the true row count reads.
-  const lance::Bytes same = rewrite_file(original, [](auto&) {}, [](uint32_t, auto&) {});
+  const lance::Bytes same = rewrite_file(
+      original, [](auto&) {}, [](uint32_t, auto&) {});
   write_file(dir.path() / "same.lance", bytes_text(same));
   CHECK(run_bounded({"scan", (dir.path() / "same.lance").string(), "-f", "null"}).exit_code == 0);
 }
