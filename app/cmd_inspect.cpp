@@ -19,6 +19,7 @@
 #include "inspect/v1_report.h"
 #include "inspect/versions.h"
 #include "io/object_store.h"
+#include "io/remote/stores.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -36,7 +37,7 @@ struct InspectArgs {
 
 void add_common(CLI::App* cmd, InspectArgs& a, const char* path_help) {
   cmd->add_option("path", a.path, path_help)->transform(path_argument())->required();
-  cmd->add_flag("--json", a.json, "One JSON document instead of text (fields in the README)");
+  cmd->add_flag("--json", a.json, "One JSON document instead of text (fields: docs/inspect.md)");
   cmd->add_flag("-b,--bytes", a.exact_bytes, "Exact byte counts instead of KiB/MiB");
   add_storage_option(cmd);
 }
@@ -47,7 +48,7 @@ void add_version(CLI::App* cmd, InspectArgs& a) {
 }
 
 bool is_dataset(const std::string& path) {
-  const auto store = io::store_for(path, reader_options().storage);
+  const auto store = io::store_for(path, reader_options().storage, reader_options().stats);
   return dataset::is_dataset_dir(path, *store);
 }
 
@@ -64,7 +65,7 @@ std::shared_ptr<format::FileReader> open_file(const InspectArgs& a, const char* 
     throw_usage("{}: is a dataset directory; {} reads one of its data files ({}/data/*.lance)", a.path, what, a.path);
   if (a.version) throw_usage("--version applies to dataset directories, not to the data file {}", a.path);
   const auto& options = reader_options();
-  const auto store = io::store_for(a.path, options.storage);
+  const auto store = io::store_for(a.path, options.storage, options.stats);
   return dataset::open_single_file(a.path, *store, options, false);
 }
 

@@ -16,7 +16,8 @@
 #include "dataset/shard_plan.h"
 #include "inspect/render.h"
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/stores.h"
+#include "io/remote/uri.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -111,7 +112,7 @@ void register_plan(CLI::App& app, CommandRunner& run) {
   cmd->callback([&run, a] {
     run.command = [a] {
       const auto& options = reader_options();
-      const auto store = io::store_for(a->path, options.storage);
+      const auto store = io::store_for(a->path, options.storage, options.stats);
       if (!dataset::is_dataset_dir(a->path, *store)) {
         if (store->is_directory(a->path))
           throw_usage("{} is a {} but not a Lance dataset (it has no {}/)", io::display_location(a->path),

@@ -19,7 +19,7 @@
 #include "app/storage_config.h"
 #include "common/cancel.h"
 #include "dataset/table_reader.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 #include "output/writer.h"

@@ -11,7 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 namespace lance::app {
 

@@ -24,7 +24,7 @@
 #include "app/terminal.h"
 #include "common/cancel.h"
 #include "common/error.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 

@@ -1,5 +1,5 @@
 // The read settings of this process: read::ReaderOptions filled once from the environment
-// (LANCE_CLI_* variables, README "Tuning"), with one ReadStats object that every command's
+// (LANCE_CLI_* variables, README "I/O settings"), with one ReadStats object that every command's
 // reads count into (`--stats` prints it). The only place that reads those variables.
 #pragma once
 

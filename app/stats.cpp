@@ -7,7 +7,6 @@
 
 #include "app/reader_options_env.h"
 #include "common/error.h"
-#include "io/net_stats.h"
 
 namespace lance::app {
 
@@ -31,7 +30,6 @@ StatsReport::StatsReport(std::string mode) : mode_(std::move(mode)), start_(std:
 
 std::string StatsReport::render(uint64_t rows_out) const {
   const ReadStats& st = *reader_options().stats;
-  const auto& net = io::NetStats::global();
   const uint64_t total_ns = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
   if (mode_ == "json") {
@@ -50,10 +48,10 @@ std::string StatsReport::render(uint64_t rows_out) const {
     j["io_wait_wall_ms"] = ms(st.io_wait_wall.wall_ns());
     j["decode_wall_ms"] = ms(st.decode_wall.wall_ns());
     j["output_ms"] = ms(st.output_ns.load());
-    j["http_requests"] = net.requests.load();
-    j["http_bytes"] = net.bytes.load();
-    j["http_retries"] = net.retries.load();
-    j["network_wait_ms"] = ms(net.wait_ns.load());
+    j["http_requests"] = st.http_requests.load();
+    j["http_bytes"] = st.http_bytes.load();
+    j["http_retries"] = st.http_retries.load();
+    j["network_wait_ms"] = ms(st.network_wait_ns.load());
     if (const uint64_t v = st.dataset_version.load())
       j["version"] = v;
     else
@@ -61,10 +59,10 @@ std::string StatsReport::render(uint64_t rows_out) const {
     return j.dump() + "\n";
   }
   std::string network;
-  if (net.requests.load() > 0)
-    network =
-        fmt::format("network: {} HTTP requests, {} received, {} retries, {:.3f} ms waiting on the network\n",
-                    net.requests.load(), human_bytes(net.bytes.load()), net.retries.load(), ms(net.wait_ns.load()));
+  if (st.http_requests.load() > 0)
+    network = fmt::format("network: {} HTTP requests, {} received, {} retries, {:.3f} ms waiting on the network\n",
+                          st.http_requests.load(), human_bytes(st.http_bytes.load()), st.http_retries.load(),
+                          ms(st.network_wait_ns.load()));
   const uint64_t version = st.dataset_version.load();
   return (version ? fmt::format("read:  dataset version {}\n", version) : std::string()) +
          fmt::format(

@@ -23,7 +23,7 @@ class StatsReport {
   /// decode_wall_ms; each <= total_ms, stages running on different threads overlap) and
   /// the time summed over threads (plan_ms, io_wait_ms, decode_ms: with parallel decode
   /// these may add up to more than total_ms); output_ms (the writer, on the main thread);
-  /// network I/O (io::NetStats): http_requests (retries
+  /// network I/O (ReadStats, counted by io::HttpClient): http_requests (retries
   /// included), http_bytes, http_retries and network_wait_ms (summed over threads), text
   /// adding a "network:" line when HTTP was used; version: the dataset version read (null
   /// for a file).

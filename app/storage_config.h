@@ -17,7 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "io/storage_options.h"
+#include "io/remote/storage_options.h"
 
 namespace lance::app {
 

@@ -95,7 +95,7 @@ bool dataset_seeds(const fs::path& out, const fs::path& path, int& n) {
   if (ext == ".manifest") {
     write(out / "fuzz_manifest" / name, whole), ++n;
     try {
-      const dataset::ManifestFile mf = dataset::read_manifest_file(path.string());
+      const dataset::ManifestFile mf = dataset::read_manifest_file(path.string(), io::local_store());
       if (mf.proto.has_index_section()) {
         ByteView s = dataset::manifest_section(mf, mf.proto.index_section(), "index section");
         write(out / "fuzz_index_meta" / name, Bytes(s.data(), s.data() + s.size())), ++n;

@@ -23,7 +23,9 @@ struct Base {
   ::lance::table::Manifest proto;
   Base() {
     const std::string dir = std::string(LANCE_CLI_SOURCE_DIR) + "/data/datasets/know/indexed";
-    proto = dataset::read_manifest_file(dataset::find_manifest(dir, std::nullopt).path).proto;
+    proto = dataset::read_manifest_file(dataset::find_manifest(dir, std::nullopt, lance::io::local_store()).path,
+                                        lance::io::local_store())
+                .proto;
     proto.clear_index_section();
     proto.clear_transaction_section();
   }
@@ -56,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   file.insert(file.end(), {'L', 'A', 'N', 'C'});
   const std::string path = scratch.put_manifest(m.version(), ByteView(file));
   fuzz::expect_error_or_success([&] {
-    const dataset::ManifestFile mf = dataset::read_manifest_file(path);
+    const dataset::ManifestFile mf = dataset::read_manifest_file(path, lance::io::local_store());
     const auto indices = dataset::parse_indices(mf);
     read::ReaderOptions opts;
     opts.io.io_threads = 1;

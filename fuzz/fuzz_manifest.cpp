@@ -25,17 +25,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Still feed the raw-protobuf readers (they run on manifests parse_manifest refuses).
     fuzz::expect_error_or_success([&] {
       const std::string path = scratch.put_manifest(1, bytes);
-      const dataset::ManifestFile mf = dataset::read_manifest_file(path);
+      const dataset::ManifestFile mf = dataset::read_manifest_file(path, lance::io::local_store());
       dataset::parse_indices(mf);
-      dataset::read_transaction(scratch.dir(), mf);
+      dataset::read_transaction(scratch.dir(), mf, lance::io::local_store());
     });
     return 0;
   }
   const std::string path = scratch.put_manifest(version, bytes);
   fuzz::expect_error_or_success([&] {
-    const dataset::ManifestFile mf = dataset::read_manifest_file(path);
+    const dataset::ManifestFile mf = dataset::read_manifest_file(path, lance::io::local_store());
     fuzz::expect_error_or_success([&] { dataset::parse_indices(mf); });
-    fuzz::expect_error_or_success([&] { dataset::read_transaction(scratch.dir(), mf); });
+    fuzz::expect_error_or_success([&] { dataset::read_transaction(scratch.dir(), mf, lance::io::local_store()); });
   });
   fuzz::expect_error_or_success([&] {
     read::ReaderOptions opts;

@@ -1,4 +1,4 @@
-// The README benchmark's datasets, shared by scripts/bench.mjs (local files) and
+// The benchmark's datasets (docs/performance.md), shared by scripts/bench.mjs (local files) and
 // scripts/bench-s3.mjs (the object store): seeded generators, so every run writes the same rows.
 import { createRequire } from 'node:module';
 
@@ -38,9 +38,10 @@ export function batchesOf(n, size, make) {
   return out;
 }
 
-/// The four datasets at `SCALE` times the README's row counts (nested keeps its 8 × 3,000 rows);
-/// `FANOUT` multiplies the list lengths of the nested dataset's deep columns (1 = the README's
-/// dataset; 4 gives ~100 MB, the shape of the production table the nested issue was measured on).
+/// The four datasets at `SCALE` times the row counts of docs/performance.md (nested keeps its
+/// 8 × 3,000 rows); `FANOUT` multiplies the list lengths of the nested dataset's deep columns
+/// (1 = the dataset of docs/performance.md; 4 gives ~100 MB, the shape of the production table
+/// the nested issue was measured on).
 export function benchDatasets(SCALE, FANOUT = 1) {
 return {
   text: {

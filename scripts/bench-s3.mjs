@@ -1,11 +1,11 @@
 // lance-cli and Lance reading the same s3:// tables through a latency proxy (scripts/delayproxy.mjs,
-// +25 ms each way, counting the HTTP requests), one-shot (connect + open + query), for the README's
-// object-storage table.
+// +25 ms each way, counting the HTTP requests), one-shot (connect + open + query), for the
+// object-storage table of docs/performance.md.
 //
 //   node bench-s3.mjs RGW_ENDPOINT [--reps 3] [--scale 0.1] [--only scalars,vectors]
-// Writes (once per scale) the README benchmark's datasets, scaled down (scripts/bench.mjs's generators:
-// text, vectors, scalars at --scale of their README row counts; nested at its full 8 x 3,000 rows),
-// with LanceDB straight into the store at s3://lance/bench-s<scale>/, then times the README workloads
+// Writes (once per scale) the benchmark's datasets (docs/performance.md), scaled down (scripts/bench.mjs's
+// generators: text, vectors, scalars at --scale of their full row counts; nested at its full 8 x 3,000 rows),
+// with LanceDB straight into the store at s3://lance/bench-s<scale>/, then times the benchmark's workloads
 // (full scan, scan of one column, take of 2048 scattered / contiguous rows) through its own proxy.
 // Credentials: RGW_ACCESS_KEY / RGW_SECRET_KEY (the fixture's defaults otherwise).
 // Lance is timed in this process (connect, openTable, query().select().toArrow() / takeOffsets());
@@ -36,7 +36,7 @@ const KEY = process.env.RGW_ACCESS_KEY || 'LCKEY', SECRET = process.env.RGW_SECR
 const opts = (ep) => ({ storageOptions: { aws_endpoint: ep, allow_http: 'true', aws_access_key_id: KEY, aws_secret_access_key: SECRET, aws_region: 'us-east-1' } });
 const DB = `s3://lance/bench-s${SCALE}`;
 
-// The README benchmark's datasets (scripts/bench-datasets.mjs), scaled; tables in this order.
+// The benchmark's datasets (scripts/bench-datasets.mjs, docs/performance.md), scaled; tables in this order.
 const ALL = benchDatasets(SCALE);
 const DATASETS = { scalars: ALL.scalars, vectors: ALL.vectors, text: ALL.text, nested: ALL.nested };
 

@@ -33,7 +33,7 @@ const REPS = Number(opt('reps', '3'));
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
 const ARROW_OUT = args.includes('--arrow');
-// Multiplies the list lengths of the nested dataset's deep columns (1 = the README's dataset;
+// Multiplies the list lengths of the nested dataset's deep columns (1 = docs/performance.md's dataset;
 // 4 gives ~100 MB, the shape of the production table the nested issue was measured on).
 const FANOUT = Number(opt('nested-fanout', '1'));
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Rewrites the command reference in README.md from the binary's --help: every block
+# Rewrites the command reference, docs/commands.md (moved there from README.md; the script
+# keeps its name), from the binary's --help: every block
 #   <!-- help: inspect pages -->
 #   ```text
 #   ...
@@ -13,7 +14,7 @@ set -eu
 cd "$(dirname "$0")/.."
 bin=${1:-build/lance-cli}
 [ -x "$bin" ] || { echo "update-readme-help: $bin not found; build first (cmake --build build)" >&2; exit 1; }
-tmp=$(mktemp README.md.XXXXXX)
+tmp=$(mktemp docs/commands.md.XXXXXX)
 trap 'rm -f "$tmp"' EXIT
 awk -v bin="$bin" '
   /^<!-- help: .* -->$/ {
@@ -32,8 +33,8 @@ awk -v bin="$bin" '
   }
   /^<!-- \/help -->$/ { skipping = 0 }
   !skipping { print }
-' README.md > "$tmp"
-cat "$tmp" > README.md
+' docs/commands.md > "$tmp"
+cat "$tmp" > docs/commands.md
 rm -f "$tmp"
 trap - EXIT
-echo "README.md: command reference updated from $bin --help"
+echo "docs/commands.md: command reference updated from $bin --help"

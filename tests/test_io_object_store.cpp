@@ -7,8 +7,9 @@
 #include "cli_env.h"
 #include "common/error.h"
 #include "io/object_store.h"
-#include "io/s3_store.h"
-#include "io/uri.h"
+#include "io/remote/s3_store.h"
+#include "io/remote/stores.h"
+#include "io/remote/uri.h"
 
 using namespace lance;
 using namespace lance::io;
@@ -101,7 +102,7 @@ TEST_CASE("network model: coalescing gap and request size follow latency and ban
   // Below 64 KiB a scan would crawl, and more than 256 threads cannot be started: refused.
   CHECK_THROWS_WITH(o.set("max_request_size", "2000"), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(o.set("io_parallelism", "100000"), Catch::Contains("out of range (1 to 256)"));
-  auto store = make_s3_store(o);
+  auto store = make_s3_store(o, nullptr);
   IoOptions io = store->tune({});
   CHECK(io.block_size == 1000);
   CHECK(io.max_iop_size == 200000);
@@ -112,7 +113,7 @@ TEST_CASE("the local store lists, sizes, opens and reads files", "[io][store]") 
   lance::testing::TempDir dir("lance-store");
   { std::ofstream(dir.file("a.bin")) << "hello"; }
   std::filesystem::create_directory(dir.path() / "sub");
-  auto store = store_for(dir.path().string());
+  auto store = store_for(dir.path().string(), {}, nullptr);
   CHECK(!store->remote());
   auto entries = store->list(dir.path().string());
   REQUIRE(entries.size() == 2);

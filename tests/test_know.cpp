@@ -434,7 +434,8 @@ TEST_CASE("verify: broken copies report every problem and exit 4 (corrupt) or 1 
 }
 
 TEST_CASE("the README's inspect versions example is the current output", "[know][versions]") {
-  const std::string readme = read_text(source_path("README.md"));
+  // The example lives in docs/inspect.md (moved there from the README; the test keeps its name).
+  const std::string readme = read_text(source_path("docs/inspect.md"));
   const std::string marker = "$ lance-cli inspect versions data/datasets/know/history\n";
   size_t start = readme.find(marker);
   REQUIRE(start != std::string::npos);

@@ -260,7 +260,7 @@ TEST_CASE("planner: a take from a remote file announces its likely data before t
 
       lance::io::IoOptions remote;
       remote.remote = true;
-      auto recorded = std::make_shared<AnnouncedFile>(lance::io::open_file(path));
+      auto recorded = std::make_shared<AnnouncedFile>(lance::io::LocalFile::open(path));
       auto file = lance::format::FileReader::open(recorded, remote);
       recorded->requests = &file->io().stats().requests;
       const size_t opened = recorded->events().size();  // the tail

@@ -1,5 +1,5 @@
 // app/reader_options_env.cpp: the LANCE_CLI_* variables → read::ReaderOptions (names and
-// defaults as README's "Tuning" table documents them).
+// defaults as README's "I/O settings" table documents them).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>

@@ -1,6 +1,6 @@
-// The README's command reference is the --help text of every command: this test fails when
-// they differ (scripts/update-readme-help.sh rewrites the README from --help), and when a
-// command listed by --help has no block in the README.
+// The command reference (docs/commands.md) is the --help text of every command: this test fails
+// when they differ (scripts/update-readme-help.sh rewrites docs/commands.md from --help), and
+// when a command listed by --help has no block in docs/commands.md.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -15,9 +15,9 @@ using lance::testing::source_path;
 
 namespace {
 
-/// The README blocks: "inspect pages" → text between "```text\n" and "```\n".
+/// The docs/commands.md blocks: "inspect pages" → text between "```text\n" and "```\n".
 std::map<std::string, std::string> readme_blocks() {
-  const std::string readme = read_text(source_path("README.md"));
+  const std::string readme = read_text(source_path("docs/commands.md"));
   std::map<std::string, std::string> out;
   const std::string open = "<!-- help: ", close = "<!-- /help -->";
   for (size_t p = readme.find(open); p != std::string::npos; p = readme.find(open, p + 1)) {
@@ -81,7 +81,7 @@ TEST_CASE("README command reference matches --help", "[cli][help]") {
     CHECK(r.out.find("Examples:\n  lance-cli ") != std::string::npos);
     auto it = blocks.find(name);
     if (it == blocks.end()) {
-      FAIL_CHECK("README.md has no <!-- help: " << name << " --> block: run scripts/update-readme-help.sh");
+      FAIL_CHECK("docs/commands.md has no <!-- help: " << name << " --> block: run scripts/update-readme-help.sh");
     } else {
       CHECK(it->second == r.out);
     }
@@ -89,7 +89,7 @@ TEST_CASE("README command reference matches --help", "[cli][help]") {
   }
   CHECK(seen.size() >= 10);  // lance-cli, scan, take, head, count, schema, inspect + meta/schema/pages
   for (const auto& [name, text] : blocks) {
-    INFO("README block for a command that does not exist: " << name);
+    INFO("docs/commands.md block for a command that does not exist: " << name);
     CHECK(seen.count(name) == 1);
   }
 }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/error.h"
+#include "structural/assemble.h"
 #include "structural/leaf_data.h"
 #include "structural/repdef.h"
 
@@ -414,4 +415,96 @@ TEST_CASE("unravel equals a level-by-level reading of the rules on random levels
   }
   CHECK(compared > 1000);
   CHECK(both_threw > 100);
+}
+
+// ---------------------------------------------------------------------------------------
+// Level plans: built once per column, applied to every batch of its levels.
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+/// The message of the lance::Error `fn` throws ("" when it throws none).
+template <typename Fn>
+std::string error_of(Fn&& fn) {
+  try {
+    fn();
+  } catch (const lance::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("unravel: one plan for many batches gives what a plan per batch gives", "[repdef]") {
+  // list<struct<a: int?>?> with null and empty lists: rows of 0-3 items.
+  const std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_ITEM,
+                                           pb::REPDEF_NULL_AND_EMPTY_LIST};
+  const LevelPlan plan(layers);
+  CHECK(plan.max_rep == 1);
+  CHECK(plan.max_def == 4);
+  uint64_t seed = 7;
+  auto next = [&](uint64_t k) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % k;
+  };
+  for (int batch = 0; batch < 200; ++batch) {
+    std::vector<uint16_t> rep, def;
+    const uint64_t rows = next(20);
+    for (uint64_t r = 0; r < rows; ++r) {
+      const uint64_t items = next(4);
+      if (items == 0) {
+        rep.push_back(1), def.push_back(static_cast<uint16_t>(3 + next(2)));  // null or empty list
+        continue;
+      }
+      for (uint64_t i = 0; i < items; ++i) rep.push_back(i == 0 ? 1 : 0), def.push_back(static_cast<uint16_t>(next(3)));
+    }
+    INFO("batch " << batch);
+    const auto once = unravel(plan, rep, def, rep.size());
+    const auto fresh = unravel(layers, rep, def, rep.size());
+    REQUIRE(once.size() == fresh.size());
+    for (size_t k = 0; k < once.size(); ++k) {
+      CHECK(once[k].num_slots == fresh[k].num_slots);
+      CHECK(once[k].valid == fresh[k].valid);
+      CHECK(once[k].offsets == fresh[k].offsets);
+      CHECK(once[k].has_nulls == fresh[k].has_nulls);
+    }
+  }
+}
+
+TEST_CASE("unravel: layers a plan cannot use are refused in the order unravel checks its input", "[repdef]") {
+  const auto unknown = static_cast<RepDefLayer>(0);  // REPDEF_UNSPECIFIED
+  // A flat column never needs the tables: an unknown outer layer, or too many layers, pass.
+  CHECK(unravel({pb::REPDEF_ALL_VALID_ITEM, unknown}, {}, {}, 2)[0].num_slots == 2);
+  const std::vector<RepDefLayer> deep(65, pb::REPDEF_NULLABLE_ITEM);
+  CHECK(unravel(deep, {}, {}, 3).size() == 65);
+  // The level counts are checked first, then the layers.
+  CHECK(error_of([&] {
+          unravel({pb::REPDEF_ALL_VALID_ITEM, unknown}, {1}, {}, 2);
+        }) == "1 repetition levels for 2 entries");
+  CHECK(error_of([&] {
+          unravel({pb::REPDEF_ALL_VALID_ITEM, unknown}, {}, {0, 0}, 2);
+        }) == "unknown repetition/definition layer 0");
+  CHECK(error_of([&] {
+          unravel(deep, {}, {0, 0, 1}, 3);
+        }) == "65 repetition/definition layers: more than the 64 supported");
+  CHECK(error_of([&] { unravel(LevelPlan({}), {}, {}, 0); }) == "a column with no repetition/definition layers");
+}
+
+TEST_CASE("LevelPlans keeps one plan per leaf until its layers change", "[repdef]") {
+  LevelPlans plans;
+  const std::vector<RepDefLayer> list = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_LIST};
+  const std::vector<RepDefLayer> item = {pb::REPDEF_NULLABLE_ITEM};
+  const auto a = plans.get(0, list);
+  const auto b = plans.get(1, item);
+  CHECK(plans.get(0, list) == a);
+  CHECK(plans.get(1, item) == b);
+  CHECK(a->inner_first == list);
+  CHECK(b->inner_first == item);
+  // Pages of one column may widen its layers: a new plan, kept from then on.
+  const std::vector<RepDefLayer> wider = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST};
+  const auto c = plans.get(0, wider);
+  CHECK(c != a);
+  CHECK(c->inner_first == wider);
+  CHECK(plans.get(0, wider) == c);
 }

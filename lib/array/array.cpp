@@ -192,6 +192,102 @@ void append_offsets(Bytes& dst, const ArrayData& a, Offset base) {
 
 }  // namespace
 
+namespace {
+
+/// The validity bitmap of `parts` back to back (a part without one is all valid).
+BytesPtr concat_validity(const std::vector<ArrayPtr>& parts) {
+  auto v = std::make_shared<Bytes>();
+  int64_t len = 0;
+  for (const auto& p : parts) {
+    if (p->validity)
+      append_bits(*v, len, p->validity->data(), p->length);
+    else {
+      v->resize((len + p->length + 7) / 8, 0);
+      for (int64_t i = 0; i < p->length; ++i) set_bit(v->data(), len + i);
+    }
+    len += p->length;
+  }
+  return v;
+}
+
+/// Offsets and values of variable-width parts (binary, utf8, lists, maps) into `out`, which
+/// holds `total` values: offsets rebased, value bytes or child slices concatenated.
+void concat_variable(const DataType& t, const std::vector<ArrayPtr>& parts, int64_t total, ArrayData& out) {
+  auto offsets = std::make_shared<Bytes>();
+  auto data = std::make_shared<Bytes>();
+  // Sized once: the parts' values are copied once each, never moved by a regrowth.
+  uint64_t value_bytes = 0;
+  for (const auto& p : parts) value_bytes += static_cast<uint64_t>(list_offset(*p, p->length) - list_offset(*p, 0));
+  offsets->reserve((static_cast<size_t>(total) + 1) * (t.is_large_offsets() ? 8 : 4));
+  if (t.is_binary_like()) data->reserve(value_bytes);
+  std::vector<ArrayPtr> child_parts;
+  int64_t base = 0;
+  for (const auto& p : parts) {
+    int64_t b = list_offset(*p, 0), e = list_offset(*p, p->length);
+    if (t.is_large_offsets())
+      append_offsets<int64_t>(*offsets, *p, base);
+    else
+      append_offsets<int32_t>(*offsets, *p, static_cast<int32_t>(base));
+    if (t.is_binary_like())
+      data->insert(data->end(), p->buffers[1]->begin() + b, p->buffers[1]->begin() + e);
+    else
+      child_parts.push_back(slice_array(p->children[0], b, e - b));
+    base += e - b;
+  }
+  if (!t.is_large_offsets()) check_corrupt(base <= INT32_MAX, "concatenated array exceeds 2 GiB of 32-bit offsets");
+  out.buffers = {offsets};
+  if (t.is_binary_like())
+    out.buffers.push_back(data);
+  else
+    out.children = {concat_arrays(t.children[0]->type, child_parts)};
+}
+
+/// Dictionary parts into `out`: parts may carry different dictionaries, so their values are
+/// concatenated and each part's indices shifted past the dictionaries before it.
+void concat_dictionary(const DataType& t, const std::vector<ArrayPtr>& parts, ArrayData& out) {
+  std::vector<ArrayPtr> dicts;
+  auto idx = std::make_shared<Bytes>();
+  int64_t shift = 0;
+  const int w = t.index_type->bit_width() / 8;
+  for (const auto& p : parts) {
+    check_corrupt(p->dictionary != nullptr, "dictionary array without a dictionary");
+    for (int64_t i = 0; i < p->length; ++i) {
+      int64_t v = 0;
+      std::memcpy(&v, p->buffers[0]->data() + i * w, w);
+      if (w < 8 && t.index_type->is_signed_integer() && (v >> (w * 8 - 1)) & 1) v |= ~((int64_t{1} << (w * 8)) - 1);
+      v += shift;
+      if (w < 8) check_corrupt(v < (int64_t{1} << (w * 8 - 1)), "concatenated dictionaries overflow the index type");
+      idx->insert(idx->end(), reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + w);
+    }
+    dicts.push_back(p->dictionary);
+    shift += p->dictionary->length;
+  }
+  out.buffers = {idx};
+  out.dictionary = concat_arrays(t.value_type, dicts);
+}
+
+/// The values of fixed-width parts: exactly length × width bytes of each part (a part's
+/// buffer may carry padding).
+BytesPtr concat_fixed_width(const DataType& t, const std::vector<ArrayPtr>& parts, int64_t total) {
+  const size_t w = static_cast<size_t>(t.bit_width() / 8);
+  auto b = std::make_shared<Bytes>();
+  b->reserve(static_cast<size_t>(total) * w);
+  for (const auto& p : parts) {
+    check_corrupt(p->buffers[0]->size() >= static_cast<size_t>(p->length) * w, "array buffer too short");
+    b->insert(b->end(), p->buffers[0]->begin(), p->buffers[0]->begin() + p->length * w);
+  }
+  return b;
+}
+
+/// Child `k` of every part, concatenated.
+ArrayPtr concat_children(const DataType& t, const std::vector<ArrayPtr>& parts, size_t k) {
+  std::vector<ArrayPtr> c;
+  for (const auto& p : parts) c.push_back(p->children[k]);
+  return concat_arrays(t.children[k]->type, c);
+}
+
+}  // namespace
+
 ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) {
   if (parts.size() == 1) return parts[0];
   if (parts.empty()) return make_null_array(type, 0);
@@ -201,20 +297,7 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
   for (const auto& p : parts) total += p->length, nulls += p->null_count;
   out->length = total;
   out->null_count = nulls;
-  if (nulls > 0 && type->id != TypeId::null) {
-    auto v = std::make_shared<Bytes>();
-    int64_t len = 0;
-    for (const auto& p : parts) {
-      if (p->validity)
-        append_bits(*v, len, p->validity->data(), p->length);
-      else {
-        v->resize((len + p->length + 7) / 8, 0);
-        for (int64_t i = 0; i < p->length; ++i) set_bit(v->data(), len + i);
-      }
-      len += p->length;
-    }
-    out->validity = v;
-  }
+  if (nulls > 0 && type->id != TypeId::null) out->validity = concat_validity(parts);
   const auto& t = *type;
   switch (t.id) {
     case TypeId::null:
@@ -232,86 +315,21 @@ ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) 
     case TypeId::large_binary:
     case TypeId::list:
     case TypeId::large_list:
-    case TypeId::map: {
-      auto offsets = std::make_shared<Bytes>();
-      auto data = std::make_shared<Bytes>();
-      // Sized once: the parts' values are copied once each, never moved by a regrowth.
-      uint64_t value_bytes = 0;
-      for (const auto& p : parts) value_bytes += static_cast<uint64_t>(list_offset(*p, p->length) - list_offset(*p, 0));
-      offsets->reserve((static_cast<size_t>(total) + 1) * (t.is_large_offsets() ? 8 : 4));
-      if (t.is_binary_like()) data->reserve(value_bytes);
-      std::vector<ArrayPtr> child_parts;
-      int64_t base = 0;
-      for (const auto& p : parts) {
-        int64_t b = list_offset(*p, 0), e = list_offset(*p, p->length);
-        if (t.is_large_offsets())
-          append_offsets<int64_t>(*offsets, *p, base);
-        else
-          append_offsets<int32_t>(*offsets, *p, static_cast<int32_t>(base));
-        if (t.is_binary_like())
-          data->insert(data->end(), p->buffers[1]->begin() + b, p->buffers[1]->begin() + e);
-        else
-          child_parts.push_back(slice_array(p->children[0], b, e - b));
-        base += e - b;
-      }
-      if (!t.is_large_offsets()) check_corrupt(base <= INT32_MAX, "concatenated array exceeds 2 GiB of 32-bit offsets");
-      out->buffers = {offsets};
-      if (t.is_binary_like())
-        out->buffers.push_back(data);
-      else
-        out->children = {concat_arrays(t.children[0]->type, child_parts)};
+    case TypeId::map:
+      concat_variable(t, parts, total, *out);
       break;
-    }
-    case TypeId::fixed_size_list: {
-      std::vector<ArrayPtr> c;
-      for (const auto& p : parts) c.push_back(p->children[0]);
-      out->children = {concat_arrays(t.children[0]->type, c)};
+    case TypeId::fixed_size_list:
+      out->children = {concat_children(t, parts, 0)};
       break;
-    }
-    case TypeId::struct_: {
-      for (size_t k = 0; k < t.children.size(); ++k) {
-        std::vector<ArrayPtr> c;
-        for (const auto& p : parts) c.push_back(p->children[k]);
-        out->children.push_back(concat_arrays(t.children[k]->type, c));
-      }
+    case TypeId::struct_:
+      for (size_t k = 0; k < t.children.size(); ++k) out->children.push_back(concat_children(t, parts, k));
       break;
-    }
-    case TypeId::dictionary: {
-      // Parts may carry different dictionaries: concatenate values and shift indices.
-      std::vector<ArrayPtr> dicts;
-      auto idx = std::make_shared<Bytes>();
-      int64_t shift = 0;
-      const int w = t.index_type->bit_width() / 8;
-      for (const auto& p : parts) {
-        check_corrupt(p->dictionary != nullptr, "dictionary array without a dictionary");
-        for (int64_t i = 0; i < p->length; ++i) {
-          int64_t v = 0;
-          std::memcpy(&v, p->buffers[0]->data() + i * w, w);
-          if (w < 8 && t.index_type->is_signed_integer() && (v >> (w * 8 - 1)) & 1) v |= ~((int64_t{1} << (w * 8)) - 1);
-          v += shift;
-          if (w < 8)
-            check_corrupt(v < (int64_t{1} << (w * 8 - 1)), "concatenated dictionaries overflow the index type");
-          idx->insert(idx->end(), reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + w);
-        }
-        dicts.push_back(p->dictionary);
-        shift += p->dictionary->length;
-      }
-      out->buffers = {idx};
-      out->dictionary = concat_arrays(t.value_type, dicts);
+    case TypeId::dictionary:
+      concat_dictionary(t, parts, *out);
       break;
-    }
-    default: {
-      // Exactly length × width bytes of each part (a part's buffer may carry padding).
-      const size_t w = static_cast<size_t>(t.bit_width() / 8);
-      auto b = std::make_shared<Bytes>();
-      b->reserve(static_cast<size_t>(total) * w);
-      for (const auto& p : parts) {
-        check_corrupt(p->buffers[0]->size() >= static_cast<size_t>(p->length) * w, "array buffer too short");
-        b->insert(b->end(), p->buffers[0]->begin(), p->buffers[0]->begin() + p->length * w);
-      }
-      out->buffers = {b};
+    default:
+      out->buffers = {concat_fixed_width(t, parts, total)};
       break;
-    }
   }
   return out;
 }

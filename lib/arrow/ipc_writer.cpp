@@ -49,6 +49,72 @@ Offset<flatbuffers::Vector<Offset<fb::KeyValue>>> build_metadata(FlatBufferBuild
   return fbb.CreateVector(items);
 }
 
+/// The `Type` union of a field of (non-dictionary) type `t`: its tag and its table.
+std::pair<fb::Type, Offset<void>> build_type(FlatBufferBuilder& fbb, const DataType& t) {
+  switch (t.id) {
+    case TypeId::null:
+      return {fb::Type::Null, fb::CreateNull(fbb).Union()};
+    case TypeId::boolean:
+      return {fb::Type::Bool, fb::CreateBool(fbb).Union()};
+    case TypeId::int8:
+    case TypeId::int16:
+    case TypeId::int32:
+    case TypeId::int64:
+    case TypeId::uint8:
+    case TypeId::uint16:
+    case TypeId::uint32:
+    case TypeId::uint64:
+      return {fb::Type::Int, build_int(fbb, t).Union()};
+    case TypeId::float16:
+    case TypeId::float32:
+    case TypeId::float64: {
+      auto p = t.id == TypeId::float16   ? fb::Precision::HALF
+               : t.id == TypeId::float32 ? fb::Precision::SINGLE
+                                         : fb::Precision::DOUBLE;
+      return {fb::Type::FloatingPoint, fb::CreateFloatingPoint(fbb, p).Union()};
+    }
+    case TypeId::utf8:
+      return {fb::Type::Utf8, fb::CreateUtf8(fbb).Union()};
+    case TypeId::large_utf8:
+      return {fb::Type::LargeUtf8, fb::CreateLargeUtf8(fbb).Union()};
+    case TypeId::binary:
+      return {fb::Type::Binary, fb::CreateBinary(fbb).Union()};
+    case TypeId::large_binary:
+      return {fb::Type::LargeBinary, fb::CreateLargeBinary(fbb).Union()};
+    case TypeId::fixed_size_binary:
+      return {fb::Type::FixedSizeBinary, fb::CreateFixedSizeBinary(fbb, t.byte_width).Union()};
+    case TypeId::date32:
+      return {fb::Type::Date, fb::CreateDate(fbb, fb::DateUnit::DAY).Union()};
+    case TypeId::date64:
+      return {fb::Type::Date, fb::CreateDate(fbb, fb::DateUnit::MILLISECOND).Union()};
+    case TypeId::time32:
+    case TypeId::time64:
+      return {fb::Type::Time, fb::CreateTime(fbb, to_fb(t.unit), t.bit_width()).Union()};
+    case TypeId::timestamp: {
+      auto tz = t.timezone.empty() ? Offset<flatbuffers::String>(0) : fbb.CreateString(t.timezone);
+      return {fb::Type::Timestamp, fb::CreateTimestamp(fbb, to_fb(t.unit), tz).Union()};
+    }
+    case TypeId::duration:
+      return {fb::Type::Duration, fb::CreateDuration(fbb, to_fb(t.unit)).Union()};
+    case TypeId::decimal128:
+    case TypeId::decimal256:
+      return {fb::Type::Decimal, fb::CreateDecimal(fbb, t.precision, t.scale, t.bit_width()).Union()};
+    case TypeId::list:
+      return {fb::Type::List, fb::CreateList(fbb).Union()};
+    case TypeId::large_list:
+      return {fb::Type::LargeList, fb::CreateLargeList(fbb).Union()};
+    case TypeId::fixed_size_list:
+      return {fb::Type::FixedSizeList, fb::CreateFixedSizeList(fbb, t.list_size).Union()};
+    case TypeId::struct_:
+      return {fb::Type::Struct_, fb::CreateStruct_(fbb).Union()};
+    case TypeId::map:
+      return {fb::Type::Map, fb::CreateMap(fbb, /*keys_sorted=*/false).Union()};
+    case TypeId::dictionary:
+      throw std::logic_error("unreachable: dictionary handled by build_field");
+  }
+  return {fb::Type::NONE, 0};
+}
+
 /// Builds the `Field` table of `field`, numbering dictionary-encoded fields with `next_dictionary_id`.
 Offset<fb::Field> build_field(FlatBufferBuilder& fbb, const Field& field, int64_t& next_dictionary_id,
                               bool in_dictionary) {
@@ -66,109 +132,7 @@ Offset<fb::Field> build_field(FlatBufferBuilder& fbb, const Field& field, int64_
   std::vector<Offset<fb::Field>> children;
   for (const auto& c : t->children) children.push_back(build_field(fbb, *c, next_dictionary_id, in_dictionary));
 
-  fb::Type type_type = fb::Type::NONE;
-  Offset<void> type = 0;
-  switch (t->id) {
-    case TypeId::null:
-      type_type = fb::Type::Null;
-      type = fb::CreateNull(fbb).Union();
-      break;
-    case TypeId::boolean:
-      type_type = fb::Type::Bool;
-      type = fb::CreateBool(fbb).Union();
-      break;
-    case TypeId::int8:
-    case TypeId::int16:
-    case TypeId::int32:
-    case TypeId::int64:
-    case TypeId::uint8:
-    case TypeId::uint16:
-    case TypeId::uint32:
-    case TypeId::uint64:
-      type_type = fb::Type::Int;
-      type = build_int(fbb, *t).Union();
-      break;
-    case TypeId::float16:
-    case TypeId::float32:
-    case TypeId::float64: {
-      auto p = t->id == TypeId::float16   ? fb::Precision::HALF
-               : t->id == TypeId::float32 ? fb::Precision::SINGLE
-                                          : fb::Precision::DOUBLE;
-      type_type = fb::Type::FloatingPoint;
-      type = fb::CreateFloatingPoint(fbb, p).Union();
-      break;
-    }
-    case TypeId::utf8:
-      type_type = fb::Type::Utf8;
-      type = fb::CreateUtf8(fbb).Union();
-      break;
-    case TypeId::large_utf8:
-      type_type = fb::Type::LargeUtf8;
-      type = fb::CreateLargeUtf8(fbb).Union();
-      break;
-    case TypeId::binary:
-      type_type = fb::Type::Binary;
-      type = fb::CreateBinary(fbb).Union();
-      break;
-    case TypeId::large_binary:
-      type_type = fb::Type::LargeBinary;
-      type = fb::CreateLargeBinary(fbb).Union();
-      break;
-    case TypeId::fixed_size_binary:
-      type_type = fb::Type::FixedSizeBinary;
-      type = fb::CreateFixedSizeBinary(fbb, t->byte_width).Union();
-      break;
-    case TypeId::date32:
-      type_type = fb::Type::Date;
-      type = fb::CreateDate(fbb, fb::DateUnit::DAY).Union();
-      break;
-    case TypeId::date64:
-      type_type = fb::Type::Date;
-      type = fb::CreateDate(fbb, fb::DateUnit::MILLISECOND).Union();
-      break;
-    case TypeId::time32:
-    case TypeId::time64:
-      type_type = fb::Type::Time;
-      type = fb::CreateTime(fbb, to_fb(t->unit), t->bit_width()).Union();
-      break;
-    case TypeId::timestamp: {
-      auto tz = t->timezone.empty() ? Offset<flatbuffers::String>(0) : fbb.CreateString(t->timezone);
-      type_type = fb::Type::Timestamp;
-      type = fb::CreateTimestamp(fbb, to_fb(t->unit), tz).Union();
-      break;
-    }
-    case TypeId::duration:
-      type_type = fb::Type::Duration;
-      type = fb::CreateDuration(fbb, to_fb(t->unit)).Union();
-      break;
-    case TypeId::decimal128:
-    case TypeId::decimal256:
-      type_type = fb::Type::Decimal;
-      type = fb::CreateDecimal(fbb, t->precision, t->scale, t->bit_width()).Union();
-      break;
-    case TypeId::list:
-      type_type = fb::Type::List;
-      type = fb::CreateList(fbb).Union();
-      break;
-    case TypeId::large_list:
-      type_type = fb::Type::LargeList;
-      type = fb::CreateLargeList(fbb).Union();
-      break;
-    case TypeId::fixed_size_list:
-      type_type = fb::Type::FixedSizeList;
-      type = fb::CreateFixedSizeList(fbb, t->list_size).Union();
-      break;
-    case TypeId::struct_:
-      type_type = fb::Type::Struct_;
-      type = fb::CreateStruct_(fbb).Union();
-      break;
-    case TypeId::map:
-      type_type = fb::Type::Map;
-      type = fb::CreateMap(fbb, /*keys_sorted=*/false).Union();
-      break;
-    case TypeId::dictionary:
-      throw std::logic_error("unreachable: dictionary handled above");
-  }
+  const auto [type_type, type] = build_type(fbb, *t);
   auto name = fbb.CreateString(field.name);
   auto kids = fbb.CreateVector(children);
   auto md = build_metadata(fbb, field.metadata);

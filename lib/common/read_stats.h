@@ -90,6 +90,11 @@ struct ReadStats {
   std::atomic<uint64_t> requests{0};    ///< submitted requests (each a list of byte ranges)
   std::atomic<uint64_t> iops{0};        ///< positional reads issued after merging/splitting
   std::atomic<uint64_t> bytes_read{0};  ///< bytes those reads returned
+  // Network (io::HttpClient, for remote stores; local reads leave them 0)
+  std::atomic<uint64_t> http_requests{0};    ///< HTTP requests sent (attempts, retries included)
+  std::atomic<uint64_t> http_bytes{0};       ///< response body bytes received
+  std::atomic<uint64_t> http_retries{0};     ///< attempts repeated after a retryable failure
+  std::atomic<uint64_t> network_wait_ns{0};  ///< time in requests and backoff, ns summed over threads
   // Planning and decoding (read::ColumnReader, structural page decoders)
   std::atomic<uint64_t> pages_touched{0};   ///< page decoders created
   std::atomic<uint64_t> chunks_decoded{0};  ///< mini-block chunks decompressed

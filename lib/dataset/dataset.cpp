@@ -12,7 +12,9 @@
 #include "dataset/missing_file.h"
 #include "dataset/read_cost.h"
 #include "dataset/schema_adapt.h"
-#include "io/uri.h"
+#include "io/remote/stores.h"
+#include "io/remote/uri.h"
+#include "read/read_ahead.h"
 #include "read/row_reader.h"
 #include "read/scan_pipeline.h"
 #include "structural/assemble.h"
@@ -23,12 +25,6 @@ namespace {
 
 /// Fragments whose readers stay open at once (each open data file holds an I/O pool).
 constexpr size_t kOpenFragments = 2;
-/// Remote stores: fragments whose files a scan fetches ahead, in one round trip.
-constexpr size_t kPrefetchFragments = 8;
-/// Remote stores: scan batches in flight (when the options leave it to the reader).
-constexpr size_t kRemoteBatchesInFlight = 8;
-/// Remote stores: open_data_files_ahead opens the files of a data/ directory of at most this many.
-constexpr size_t kSpeculativeOpens = 8;
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -39,12 +35,11 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
   auto ds = std::shared_ptr<Dataset>(new Dataset());
   ds->dir_ = dir;
   if (!options.stats) options.stats = std::make_shared<ReadStats>();
-  ds->store_ = io::store_for(dir, options.storage);
+  ds->store_ = io::store_for(dir, options.storage, options.stats);
   options.io = ds->store_->tune(options.io);
   // Behind a network, more batches in flight hide the round trips (memory stays bounded by
   // batches x batch size x columns).
-  if (ds->store_->remote() && options.scan_batches_in_flight == 0)
-    options.scan_batches_in_flight = kRemoteBatchesInFlight;
+  options.scan_batches_in_flight = read::batches_in_flight(ds->store_->network_model(), options.scan_batches_in_flight);
   ds->options_ = std::move(options);
   ManifestLocation where;
   ds->manifest_ = read_version_manifest(dir, *ds->store_, version, where);
@@ -77,24 +72,13 @@ std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::option
 }
 
 void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir, const ReadAheadHint& hint) {
-  if (!store.remote()) return;
+  const io::NetworkModel model = store.network_model();
+  if (!model.remote) return;
   try {
     const std::string data_dir = io::join_path(dir, "data");
-    const auto entries = store.list_if_at_most(data_dir, kSpeculativeOpens);
+    const auto entries = store.list_if_at_most(data_dir, read::kSpeculativeOpens);
     if (!entries) return;
-    std::vector<const io::ListEntry*> files;
-    for (const auto& e : *entries)
-      if (!e.is_dir && e.name.size() > 6 && e.name.ends_with(".lance")) files.push_back(&e);
-    if (files.empty()) return;
-    const uint64_t rows_per_file = hint.sparse_rows / files.size();
-    std::vector<io::ObjectStore::OpenAhead> opens;
-    for (const auto* e : files) {
-      if (hint.small_files_only && (e->size == 0 || e->size > store.tail_read_size())) continue;
-      const bool needed_whole =
-          hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= store.coalesce_gap());
-      const bool whole = needed_whole && e->size > 0 && e->size <= store.whole_file_limit();
-      opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0});
-    }
+    const auto opens = read::data_files_to_open(model, data_dir, *entries, hint);
     if (!opens.empty()) store.prefetch(opens, {});
   } catch (const Error& e) {
     spdlog::debug("{}: data files not opened ahead: {}", dir, e.what());
@@ -128,7 +112,7 @@ DeletionVector Dataset::deletion_vector(size_t index) const {
   const Fragment& f = manifest_.fragments.at(index);
   if (!f.deletion) return {};
   return with_missing_file_hint(dir_, io::join_path(dir_, f.deletion->relative_path(f.id)), *store_, version(),
-                                "deletion file", [&] { return read_deletion_file(dir_, f, store_.get()); });
+                                "deletion file", [&] { return read_deletion_file(dir_, f, *store_); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,7 +158,8 @@ DatasetRowReader::~DatasetRowReader() = default;
 void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags,
                                           const std::function<uint64_t(size_t, uint64_t, uint64_t)>& needed) {
   const io::ObjectStore& store = dataset_->store();
-  if (!store.remote()) return;
+  const io::NetworkModel model = store.network_model();
+  if (!model.remote) return;
   prefetched_.resize(dataset_->fragments().size(), false);
   std::vector<int32_t> ids;
   for (size_t fi : field_indices_) collect_field_ids(dataset_->schema().fields.at(fi), ids);
@@ -194,16 +179,14 @@ void DatasetRowReader::prefetch_fragments(const std::vector<size_t>& frags,
       // byte of it anyway, one GET of the whole file replaces tail + metadata + data rounds.
       const uint64_t size = file.size_bytes;
       const double share = projected_share(dataset_->schema(), field_indices_, file);
-      const auto need = static_cast<uint64_t>(static_cast<double>(needed(k, size, store.coalesce_gap())) * share);
-      if (size > 0 && size <= store.whole_file_limit() && size - std::min(size, need) <= store.round_trip_bytes()) {
-        open.tail_bytes = size;
-        whole = true;
-      }
+      const auto need = static_cast<uint64_t>(static_cast<double>(needed(k, size, model.coalesce_gap)) * share);
+      open.tail_bytes = read::open_tail_bytes(model, size, need);
+      whole = whole || open.tail_bytes != 0;
       opens.push_back(std::move(open));
     }
     if (frag.deletion) reads.push_back(io::join_path(dataset_->path(), frag.deletion->relative_path(frag.id)));
   }
-  if (opens.size() + reads.size() > 1 || whole) store.prefetch(opens, reads);
+  if (read::worth_prefetch(model, opens.size(), reads.size(), whole)) store.prefetch(opens, reads);
 }
 
 size_t DatasetRowReader::fragment_of(uint64_t row) const {
@@ -343,15 +326,15 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
   // different fragments side by side), while `sink` handles the oldest one here.
   const auto& opts = dataset_->reader_options();
   read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), opts.scan_batches_in_flight,
-                          /*chain_threads=*/dataset_->store().remote());
+                          read::chain_threads(dataset_->store().network_model()));
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return false;
     {
       std::vector<size_t> ahead;  // this fragment and the next few that hold rows of the scan
       std::vector<double> share;  // of each, the share of its rows the scan reads
-      for (size_t f = frag; f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < kPrefetchFragments;
-           ++f) {
+      for (size_t f = frag;
+           f < dataset_->fragments().size() && starts_[f] < end && ahead.size() < read::kPrefetchFragments; ++f) {
         if (starts_[f + 1] <= starts_[f]) continue;
         ahead.push_back(f);
         const uint64_t lo = std::max(begin, starts_[f]), hi = std::min(end, starts_[f + 1]);
@@ -368,11 +351,9 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
-    if (!state->announced && dataset_->store().remote()) {
+    if (!state->announced && read::announce_page_buffers(dataset_->store().network_model())) {
       // Remote files fetch the page buffers the scan reads whole, ahead of the reads
-      // (io::RandomAccessFile::will_read). 2.1+ pages outside the scan's rows of this
-      // fragment are left out (a `head` reads the first pages only); 2.0 pages count a
-      // column's entries, not rows, so all of them are announced.
+      // (io::RandomAccessFile::will_read; which ones: read::scan_page_buffers).
       state->announced = true;
       const uint64_t lo_live = std::max(begin, starts_[frag]) - starts_[frag];
       const uint64_t hi_live = std::min(end, starts_[frag + 1]) - starts_[frag];
@@ -381,22 +362,7 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
       for (size_t d = 0; d < state->files.size(); ++d) {
         if (!state->files[d]) continue;
         const format::FileReader& fr = *state->files[d];
-        const bool by_rows = fr.version().is_structural();
-        std::vector<io::ByteRange> units;
-        for (size_t fi : state->file_fields[d]) {
-          if (fi >= fr.field_columns().size()) continue;
-          for (uint32_t c : fr.field_columns()[fi]) {
-            if (c >= fr.columns().size()) continue;
-            const auto& col = fr.columns()[c];
-            for (const auto& page : col.pages) {
-              // Rows [priority, priority + num_rows) of the file.
-              if (by_rows && (page.priority >= last_row || page.priority + page.num_rows <= first_row)) continue;
-              units.insert(units.end(), page.buffers.begin(), page.buffers.end());
-            }
-            units.insert(units.end(), col.buffers.begin(), col.buffers.end());
-          }
-        }
-        fr.io().file().will_read(units);
+        fr.io().file().will_read(read::scan_page_buffers(fr, state->file_fields[d], first_row, last_row));
       }
     }
     pipe.add(frag, [this, state = std::move(state), lo, chunk_end]() -> read::ScanPipeline::Finish {
@@ -441,7 +407,7 @@ double DatasetRowReader::bytes_per_row(size_t index) const {
 
 void DatasetRowReader::take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
                                     const std::function<void(RecordBatch)>& sink) {
-  const bool local = !dataset_->store().remote();
+  const bool local = !read::overlap_fragments(dataset_->store().network_model());
   take_in_groups(
       rows, batch_size, dataset_->reader_options().take_group_bytes, sink,
       [&](uint64_t row) {
@@ -495,11 +461,11 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
     });
   }
   std::vector<RecordBatch> parts;
-  if (dataset_->store().remote() && groups.size() > 1) {
+  if (read::overlap_fragments(dataset_->store().network_model()) && groups.size() > 1) {
     // Over a network the fragments' round trips overlap: their takes run concurrently, in
     // waves (each fragment has its own readers; only opening them touches shared state).
-    for (size_t w = 0; w < groups.size(); w += kPrefetchFragments) {
-      const size_t n = std::min(kPrefetchFragments, groups.size() - w);
+    for (size_t w = 0; w < groups.size(); w += read::kPrefetchFragments) {
+      const size_t n = std::min(read::kPrefetchFragments, groups.size() - w);
       std::vector<std::shared_ptr<FragmentState>> states;
       for (size_t k = 0; k < n; ++k) states.push_back(fragment_state(groups[w + k].first));
       std::vector<std::future<RecordBatch>> running;

@@ -38,17 +38,14 @@ namespace lance::dataset {
 /// Fragments address rows with 32 bits (Lance row addresses are fragment << 32 | offset).
 inline constexpr uint64_t kMaxFragmentRows = uint64_t{1} << 32;
 
-/// Remote stores (a no-op for local ones): lists `dir`/data and, when it holds at most 8
-/// Lance files, starts opening them at once (ObjectStore::prefetch), so that those GETs
-/// travel with the manifest's instead of in a round trip of their own after it. Call it
-/// concurrently with the listing of `dir`/_versions (dataset::open_table does). A file is
-/// fetched whole (when at most ObjectStore::whole_file_limit bytes) if `hint` says the read
-/// needs all of it, or a take's rows, spread over the listed files, fall closer together than
-/// the store's coalescing gap (the rule the reader applies after the manifest, with the
-/// listed sizes); else its tail is fetched. Most tables read every file they hold (files of
-/// replaced versions stay only until a cleanup); a file the manifest does not name costs one
-/// unused GET, and a read that wants more of a file than its pending GET overtakes it. Best
-/// effort: errors are only logged (debug).
+/// Remote stores (a no-op for local ones): lists `dir`/data and, when it holds at most
+/// read::kSpeculativeOpens entries, starts opening the data files read::data_files_to_open
+/// chooses (whole or their tails, by `hint`) at once (ObjectStore::prefetch), so that those
+/// GETs travel with the manifest's instead of in a round trip of their own after it. Call it
+/// concurrently with the listing of `dir`/_versions (dataset::open_table does). Most tables
+/// read every file they hold (files of replaced versions stay only until a cleanup); a file
+/// the manifest does not name costs one unused GET, and a read that wants more of a file than
+/// its pending GET overtakes it. Best effort: errors are only logged (debug).
 void open_data_files_ahead(const io::ObjectStore& store, const std::string& dir, const ReadAheadHint& hint = {});
 
 /// One version of a dataset: its manifest, and the visible row count of each fragment.

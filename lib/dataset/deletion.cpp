@@ -6,7 +6,7 @@
 #include "arrow/ipc_file_reader.h"
 #include "dataset/roaring_portable.h"
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 namespace lance::dataset {
 
@@ -74,12 +74,12 @@ DeletionVector parse_deletion_arrow(ByteView bytes, uint64_t physical_rows) {
 }
 
 DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment,
-                                  const io::ObjectStore* store) {
+                                  const io::ObjectStore& store) {
   if (!fragment.deletion) return {};
   const DeletionFileRef& ref = *fragment.deletion;
   const std::string path = io::join_path(dataset_dir, ref.relative_path(fragment.id));
   // The store's errors already name the path; the parse errors get it as context.
-  const Bytes data = io::store_or_default(store, path)->read_all(path);
+  const Bytes data = store.read_all(path);
   return with_context(io::display_location(path), [&] {
     DeletionVector dv = ref.kind == DeletionFileRef::Kind::bitmap
                             ? parse_deletion_bitmap(ByteView(data), fragment.physical_rows)

@@ -52,8 +52,8 @@ DeletionVector parse_deletion_arrow(ByteView bytes, uint64_t physical_rows);
 
 /// Reads the deletion file of `fragment` from `dataset_dir/_deletions/` (an empty vector
 /// when the fragment has none) and checks its count against the manifest's. One whole-file
-/// read through `store` (null: io::store_for(dataset_dir)).
+/// read through `store` (required: the store of `dataset_dir`).
 DeletionVector read_deletion_file(const std::string& dataset_dir, const Fragment& fragment,
-                                  const io::ObjectStore* store = nullptr);
+                                  const io::ObjectStore& store);
 
 }  // namespace lance::dataset

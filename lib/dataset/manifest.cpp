@@ -11,7 +11,7 @@
 
 #include "common/bytes.h"
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 namespace lance::dataset {
 
@@ -86,10 +86,9 @@ std::string manifest_file_name(uint64_t version, ManifestNaming naming) {
   return fmt::format("{:020}.manifest", std::numeric_limits<uint64_t>::max() - version);
 }
 
-std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, const io::ObjectStore* store) {
-  const auto st = io::store_or_default(store, dataset_dir);
+std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, const io::ObjectStore& store) {
   const std::string dir = io::join_path(dataset_dir, std::string(kVersionsDir));
-  const std::vector<io::ListEntry> entries = st->list(dir);
+  const std::vector<io::ListEntry> entries = store.list(dir);
   std::vector<ManifestLocation> out;
   for (const auto& e : entries) {
     if (e.is_dir) continue;
@@ -136,9 +135,8 @@ std::optional<uint64_t> read_version_hint(const std::string& dataset_dir, const 
 }  // namespace
 
 ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uint64_t> version,
-                               const io::ObjectStore* store) {
-  const auto st = io::store_or_default(store, dataset_dir);
-  const auto all = list_manifests(dataset_dir, st.get());
+                               const io::ObjectStore& store) {
+  const auto all = list_manifests(dataset_dir, store);
   if (all.empty()) throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dataset_dir, kVersionsDir);
   if (version) {
     for (const auto& loc : all)
@@ -149,7 +147,7 @@ ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uin
   const ManifestLocation& latest = all.back();
   // The hint only feeds a debug message: not worth a request otherwise.
   if (!spdlog::should_log(spdlog::level::debug)) return latest;
-  if (auto hint = read_version_hint(dataset_dir, *st); hint && *hint != latest.version)
+  if (auto hint = read_version_hint(dataset_dir, store); hint && *hint != latest.version)
     spdlog::debug("{}: {} says version {}, the newest manifest is version {}", dataset_dir, kLatestVersionHint, *hint,
                   latest.version);
   return latest;
@@ -257,8 +255,8 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
   });
 }
 
-Manifest read_manifest(const std::string& path, const io::ObjectStore* store) {
-  Bytes data = io::store_or_default(store, path)->read_all(path);
+Manifest read_manifest(const std::string& path, const io::ObjectStore& store) {
+  Bytes data = store.read_all(path);
   return parse_manifest(ByteView(data), path);
 }
 

@@ -46,16 +46,16 @@ std::optional<ManifestLocation> parse_manifest_name(const std::string& filename)
 std::string manifest_file_name(uint64_t version, ManifestNaming naming);
 
 /// Every committed manifest in `dataset_dir/_versions`, by ascending version (one listing;
-/// on S3 a ListObjectsV2 of the prefix). `store`: where the dataset lives (null: io::store_for).
+/// on S3 a ListObjectsV2 of the prefix). `store`: where the dataset lives (required).
 /// Throws Error(io) when the directory cannot be listed (e.g. not a dataset).
-std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, const io::ObjectStore* store = nullptr);
+std::vector<ManifestLocation> list_manifests(const std::string& dataset_dir, const io::ObjectStore& store);
 
 /// The manifest of `version`, or of the latest version when `version` is empty.
 /// `latest_version_hint.json` is consulted only as a hint: the listing decides.
 /// Throws Error(usage) naming the version and the directory when it does not exist,
 /// Error(corrupt) when the dataset has no manifest at all.
 ManifestLocation find_manifest(const std::string& dataset_dir, std::optional<uint64_t> version,
-                               const io::ObjectStore* store = nullptr);
+                               const io::ObjectStore& store);
 
 /// The deletion file of one fragment (`_deletions/{fragment}-{read_version}-{id}.{arrow|bin}`).
 struct DeletionFileRef {
@@ -118,7 +118,7 @@ inline constexpr uint64_t kUnderstood =
 /// or layouts this reader does not know.
 Manifest parse_manifest(ByteView bytes, const std::string& name);
 
-/// Reads and parses a manifest file (one whole-object read through `store`; null: io::store_for).
-Manifest read_manifest(const std::string& path, const io::ObjectStore* store = nullptr);
+/// Reads and parses a manifest file (one whole-object read through `store`).
+Manifest read_manifest(const std::string& path, const io::ObjectStore& store);
 
 }  // namespace lance::dataset

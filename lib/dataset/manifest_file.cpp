@@ -1,7 +1,7 @@
 #include "dataset/manifest_file.h"
 
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 namespace lance::dataset {
 
@@ -9,10 +9,10 @@ namespace {
 constexpr uint64_t kTailSize = 16;  // i64 position, u16 major, u16 minor, "LANC"
 }
 
-ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore* store) {
+ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore& store) {
   ManifestFile mf;
   mf.path = path;
-  mf.bytes = io::store_or_default(store, path)->read_all(path);
+  mf.bytes = store.read_all(path);
   with_context(io::display_location(path), [&] {
     const ByteView all(mf.bytes);
     check_corrupt(all.size() >= kTailSize + 4 && std::memcmp(all.data() + all.size() - 4, "LANC", 4) == 0,

@@ -23,11 +23,10 @@ struct ManifestFile {
   ::lance::table::Manifest proto;  ///< the manifest message at the tail
 };
 
-/// Reads a manifest file (one whole-object read through `store`; null: the store of `path`
-/// with default settings) and decodes its manifest message. Throws Error(io) when the file
-/// cannot be read, Error(corrupt) when its tail or protobuf is malformed (the same checks
-/// as parse_manifest; reader feature flags are not checked here).
-ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore* store = nullptr);
+/// Reads a manifest file (one whole-object read through `store`, where `path` lives) and decodes its manifest message.
+/// Throws Error(io) when the file cannot be read, Error(corrupt) when its tail or protobuf is malformed (the same
+/// checks as parse_manifest; reader feature flags are not checked here).
+ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore& store);
 
 /// The message bytes of the `[u32 length][message]` section at `position` of the file.
 /// Throws Error(corrupt) naming `what` when it does not lie inside the file.

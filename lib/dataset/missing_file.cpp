@@ -32,7 +32,7 @@ Error missing_file_error(const std::string& path, uint64_t version, const char* 
 
 std::optional<uint64_t> latest_version_now(const std::string& dataset_dir, const io::ObjectStore& store) {
   try {
-    return find_manifest(dataset_dir, std::nullopt, &store).version;
+    return find_manifest(dataset_dir, std::nullopt, store).version;
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -42,9 +42,9 @@ Manifest read_version_manifest(const std::string& dir, const io::ObjectStore& st
                                ManifestLocation& where) {
   constexpr int kAttempts = 4;
   for (int attempt = 1;; ++attempt) {
-    where = find_manifest(dir, version, &store);
+    where = find_manifest(dir, version, store);
     try {
-      return read_manifest(where.path, &store);
+      return read_manifest(where.path, store);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::io || !file_is_gone(where.path, store)) throw;
       if (version)

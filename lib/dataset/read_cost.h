@@ -4,7 +4,7 @@
 // file whole and fetching its tail first.
 //
 // Usage:
-//   uint64_t need = take_bytes(rows, physical_rows, file.size_bytes, store.coalesce_gap());
+//   uint64_t need = take_bytes(rows, physical_rows, file.size_bytes, store.network_model().coalesce_gap);
 //   need = need * projected_share(schema, projection, file);
 #pragma once
 

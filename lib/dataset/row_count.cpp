@@ -3,13 +3,14 @@
 #include "dataset/dataset.h"
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
+#include "io/remote/stores.h"
 
 namespace lance::dataset {
 
 RowCount count_rows(const std::string& path, std::optional<uint64_t> version, const read::ReaderOptions& options,
                     const std::optional<std::vector<IdRange>>& fragments) {
   RowCount count;
-  const auto store = io::store_for(path, options.storage);
+  const auto store = io::store_for(path, options.storage, options.stats);
   if (is_dataset_dir(path, *store)) {
     auto ds = Dataset::open(path, version, options);
     if (fragments) ds = ds->select_fragments(*fragments);

@@ -4,7 +4,7 @@
 
 #include "common/error.h"
 #include "dataset/dataset.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 namespace lance::dataset {
 

@@ -8,7 +8,9 @@
 #include "dataset/dataset.h"
 #include "dataset/read_cost.h"
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/stores.h"
+#include "io/remote/uri.h"
+#include "read/read_ahead.h"
 #include "read/row_reader.h"
 #include "read/scan_pipeline.h"
 
@@ -176,7 +178,7 @@ std::shared_ptr<format::FileReader> open_single_file(const std::string& path, co
 }
 
 std::unique_ptr<TableReader> open_table(const std::string& path, const TableOptions& options) {
-  const auto store = io::store_for(path, options.reader.storage);
+  const auto store = io::store_for(path, options.reader.storage, options.reader.stats);
   // Remote: data/ is listed alongside _versions/ (is_dataset_dir), so the data files can be on
   // their way while the manifest is read; for a single file it lists nothing. The hint holds
   // only when every column of every fragment is read. A scan of every row of
@@ -187,8 +189,8 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
   ReadAheadHint hint = every_column ? options.read_ahead : ReadAheadHint{};
   hint.small_files_only = !every_column && options.read_ahead.whole_files;
   std::future<void> opening_ahead;
-  if (store->remote()) {
-    StopSignalsBlocked blocked;  // SIGINT/SIGTERM stay with the main thread (and the GETs it starts)
+  if (store->network_model().remote) {  // read::data_files_to_open decides which
+    StopSignalsBlocked blocked;         // SIGINT/SIGTERM stay with the main thread (and the GETs it starts)
     opening_ahead = std::async(std::launch::async, [store, path, hint] { open_data_files_ahead(*store, path, hint); });
   }
   const bool dataset = is_dataset_dir(path, *store);
@@ -205,7 +207,8 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
       open_single_file(path, *store, options.reader, options.version.has_value(), options.fragments.has_value());
   auto selection = with_context([&] { return io::display_location(path); },
                                 [&] { return read::resolve_column_paths(file->schema(), options.columns); });
-  return std::make_unique<FileTableReader>(std::move(file), std::move(selection), options.reader, !store->remote());
+  return std::make_unique<FileTableReader>(std::move(file), std::move(selection), options.reader,
+                                           !read::overlap_fragments(store->network_model()));
 }
 
 }  // namespace lance::dataset

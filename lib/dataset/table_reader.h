@@ -25,21 +25,14 @@
 #include "format/file_reader.h"
 #include "format/schema.h"
 #include "io/object_store.h"
+#include "read/read_ahead.h"
 #include "read/reader_options.h"
 
 namespace lance::dataset {
 
 /// What to open and how.
 /// What a read will need of a dataset's data files, when known before the dataset is opened.
-struct ReadAheadHint {
-  /// Every column of every row (a full scan): each data file is needed whole.
-  bool whole_files = false;
-  /// A take of this many rows spread thinly over the table (0: not such a take).
-  uint64_t sparse_rows = 0;
-  /// Open ahead only the files that the opening GET reads whole anyway (no larger than
-  /// ObjectStore::tail_read_size): set by open_table for a scan of every row of some columns.
-  bool small_files_only = false;
-};
+using read::ReadAheadHint;  // what a read will do, for fetching ahead (read/read_ahead.h)
 
 struct TableOptions {
   /// Columns to read, in this order; empty = all. Top-level names; a single data file also

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 #include "transaction.pb.h"
 
 namespace lance::dataset {
@@ -105,7 +105,7 @@ TransactionInfo parse_transaction(ByteView bytes, const std::string& name) {
 }
 
 std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, const ManifestFile& manifest,
-                                                const io::ObjectStore* store) {
+                                                const io::ObjectStore& store) {
   const auto& m = manifest.proto;
   if (m.has_transaction_section()) {
     auto info = parse_transaction(manifest_section(manifest, m.transaction_section(), "transaction section"),
@@ -119,22 +119,21 @@ std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, 
                 "{}: transaction file name '{}' is not a plain name", manifest.path, name);
   const std::string rel = io::join_path(std::string(kTransactionsDir), name);
   const std::string path = io::join_path(dataset_dir, rel);
-  const Bytes bytes = io::store_or_default(store, dataset_dir)->read_all(path);
+  const Bytes bytes = store.read_all(path);
   auto info = parse_transaction(ByteView(bytes), path);
   info.source = rel;
   return info;
 }
 
-std::vector<Tag> list_tags(const std::string& dataset_dir, const io::ObjectStore* store) {
-  const auto st = io::store_or_default(store, dataset_dir);
+std::vector<Tag> list_tags(const std::string& dataset_dir, const io::ObjectStore& store) {
   const std::string dir = io::join_path(dataset_dir, std::string(kTagsDir));
-  if (!st->is_directory(dir)) return {};
+  if (!store.is_directory(dir)) return {};
   std::vector<Tag> out;
-  for (const io::ListEntry& e : st->list(dir)) {
+  for (const io::ListEntry& e : store.list(dir)) {
     constexpr std::string_view kExt = ".json";
     if (e.is_dir || e.name.size() <= kExt.size() || !e.name.ends_with(kExt)) continue;
     const std::string path = io::join_path(dir, e.name);
-    const Bytes data = st->read_all(path);
+    const Bytes data = store.read_all(path);
     try {
       const auto j = nlohmann::json::parse(data.begin(), data.end());
       check_corrupt(j.is_object() && j.contains("version") && j["version"].is_number_unsigned(),

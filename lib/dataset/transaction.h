@@ -41,9 +41,9 @@ struct TransactionInfo {
 /// The transaction that made the version `manifest` holds; nullopt when the manifest names
 /// none (writers may skip it). Throws Error(io) when the named file cannot be read,
 /// Error(corrupt) when it does not decode.
-/// A transaction file is read through `store` (null: the store of `dataset_dir`, default settings).
+/// A transaction file is read through `store` (the store of `dataset_dir`).
 std::optional<TransactionInfo> read_transaction(const std::string& dataset_dir, const ManifestFile& manifest,
-                                                const io::ObjectStore* store = nullptr);
+                                                const io::ObjectStore& store);
 
 /// Decodes one Transaction message; `name` is used in error messages.
 TransactionInfo parse_transaction(ByteView bytes, const std::string& name);
@@ -56,7 +56,7 @@ struct Tag {
 
 /// The tags of the dataset, by name; none when `_refs/tags` does not exist. Throws
 /// Error(corrupt) for a tag file that is not `{"version": N, ...}`. Listed and read through
-/// `store` (null: the store of `dataset_dir`, default settings).
-std::vector<Tag> list_tags(const std::string& dataset_dir, const io::ObjectStore* store = nullptr);
+/// `store` (the store of `dataset_dir`).
+std::vector<Tag> list_tags(const std::string& dataset_dir, const io::ObjectStore& store);
 
 }  // namespace lance::dataset

@@ -15,7 +15,8 @@
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
 #include "io/object_store.h"
-#include "io/uri.h"
+#include "io/remote/stores.h"
+#include "io/remote/uri.h"
 #include "read/row_reader.h"
 
 namespace lance::dataset {
@@ -286,8 +287,8 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
   VerifyReport r;
   r.path = dir;
   r.is_dataset = true;
-  const ManifestLocation loc = find_manifest(dir, version, &store);
-  const Manifest m = read_manifest(loc.path, &store);
+  const ManifestLocation loc = find_manifest(dir, version, store);
+  const Manifest m = read_manifest(loc.path, store);
   r.version = m.version;
   std::vector<ToScan> scan;
   for (const Fragment& frag : m.fragments) {
@@ -331,7 +332,7 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
           Fragment f = frag;
           f.physical_rows = file_rows;
           if (file_rows == 0) throw_corrupt("fragment {} has a deletion file but no known row count", frag.id);
-          read_deletion_file(dir, f, &store);
+          read_deletion_file(dir, f, store);
         } catch (const Error& e) {
           add_problem(r, e.kind(), rel, strip_path(e, full));
         }
@@ -341,7 +342,7 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
   // Index files: as listed by the manifest (older writers list none: the folder must exist).
   const std::string manifest_rel = io::join_path(std::string(kVersionsDir), loc.path.substr(loc.path.rfind('/') + 1));
   try {
-    for (const IndexInfo& ix : parse_indices(read_manifest_file(loc.path, &store))) {
+    for (const IndexInfo& ix : parse_indices(read_manifest_file(loc.path, store))) {
       const std::string rel_dir = io::join_path(std::string(kIndicesDir), ix.uuid);
       if (ix.has_base_id) continue;  // files under another base path
       if (ix.files.empty()) {
@@ -380,7 +381,7 @@ VerifyReport verify_dataset(const std::string& dir, const io::ObjectStore& store
 }  // namespace
 
 VerifyReport verify_path(const std::string& path, std::optional<uint64_t> version, const VerifyOptions& options) {
-  const auto store = io::store_for(path, options.reader.storage);
+  const auto store = io::store_for(path, options.reader.storage, options.reader.stats);
   if (is_dataset_dir(path, *store)) return verify_dataset(path, *store, version, options);
   check_data_file_path(path, *store);
   if (version) throw_usage("--version applies to dataset directories, not to the data file {}", path);

@@ -166,4 +166,47 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
   return out;
 }
 
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+DataBlock inline_bitpacking_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                      uint64_t num_values) {
+  const pb::InlineBitpacking& ib = enc.inline_bitpacking();
+  check_buffer_count(buffers, 1, "InlineBitpacking");
+  reject_buffer_compression(ib.has_values(), ib.values(), "InlineBitpacking");
+  const unsigned t = word_bits_of(ib.uncompressed_bits_per_value(), "InlineBitpacking");
+  if (num_values == 0) return fixed_block(0, t, {});
+  return fixed_block(num_values, t, unpack_inline_bitpacking(buffers[0], t, num_values, /*exact=*/true));
+}
+
+DataBlock inline_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
+  const pb::InlineBitpacking& ib = enc.inline_bitpacking();
+  reject_buffer_compression(ib.has_values(), ib.values(), "InlineBitpacking");
+  const unsigned t = word_bits_of(ib.uncompressed_bits_per_value(), "InlineBitpacking");
+  if (num_values == 0) return fixed_block(0, t, {});
+  return fixed_block(num_values, t, unpack_inline_bitpacking(buffer, t, num_values, /*exact=*/false));
+}
+
+std::string describe_inline_bitpacking(const pb::CompressiveEncoding& enc) {
+  const pb::InlineBitpacking& ib = enc.inline_bitpacking();
+  return fmt::format("InlineBitpacking({}{})", ib.uncompressed_bits_per_value(),
+                     buffer_compression_suffix(ib.has_values(), ib.values()));
+}
+
+DataBlock out_of_line_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
+  const pb::OutOfLineBitpacking& ool = enc.out_of_line_bitpacking();
+  const unsigned t = word_bits_of(ool.uncompressed_bits_per_value(), "OutOfLineBitpacking");
+  const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
+                               "OutOfLineBitpacking values");
+  check_corrupt(w <= t, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", w, t);
+  return fixed_block(num_values, t, unpack_out_of_line_bitpacking(buffer, t, static_cast<unsigned>(w), num_values));
+}
+
+std::string describe_out_of_line_bitpacking(const pb::CompressiveEncoding& enc) {
+  const pb::OutOfLineBitpacking& o = enc.out_of_line_bitpacking();
+  return fmt::format("OutOfLineBitpacking({}, values: {})", o.uncompressed_bits_per_value(),
+                     describe_child(o.has_values(), o.values()));
+}
+
 }  // namespace lance::encoding

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "common/bytes.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -43,5 +44,13 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
 /// or stored raw as T-bit words. The buffer length tells which: exactly
 /// `full·block_words + tail` words means raw. Returns `num_values` T-bit words.
 Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values);
+
+// The rows of InlineBitpacking and OutOfLineBitpacking in the encoding registry (registry.h).
+DataBlock inline_bitpacking_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                      uint64_t num_values);
+DataBlock inline_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+std::string describe_inline_bitpacking(const pb::CompressiveEncoding& enc);
+DataBlock out_of_line_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+std::string describe_out_of_line_bitpacking(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

@@ -5,10 +5,16 @@
 #include <cstdint>
 
 #include "common/bytes.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
 /// Re-interleaves `num_values` values. `split` must hold exactly n·bytes_per_value bytes.
 Bytes byte_stream_unsplit(ByteView split, uint64_t bytes_per_value, uint64_t num_values);
+
+// ByteStreamSplit's row of the encoding registry (registry.h).
+DataBlock byte_stream_split_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                      uint64_t num_values);
+std::string describe_byte_stream_split(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

@@ -21,4 +21,30 @@ DataBlock expand_constant(std::optional<ByteView> scalar, uint64_t num_values) {
   return block;
 }
 
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+namespace {
+
+std::optional<ByteView> constant_scalar(const pb::Constant& c) {
+  if (!c.has_value()) return std::nullopt;
+  return ByteView(reinterpret_cast<const uint8_t*>(c.value().data()), c.value().size());
+}
+
+}  // namespace
+
+DataBlock constant_block(const pb::CompressiveEncoding& enc, ByteView, uint64_t num_values) {
+  return expand_constant(constant_scalar(enc.constant()), num_values);
+}
+
+DataBlock constant_fixed_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+  return expand_constant(constant_scalar(enc.constant()), zipped.num_values);
+}
+
+std::string describe_constant(const pb::CompressiveEncoding& enc) {
+  return enc.constant().has_value() ? fmt::format("Constant({} bytes)", enc.constant().value().size())
+                                    : "Constant(null)";
+}
+
 }  // namespace lance::encoding

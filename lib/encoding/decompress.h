@@ -1,8 +1,8 @@
 // Entry points of the compressive decoders: one function per context in which Lance
-// uses a `CompressiveEncoding` tree (docs/format.md §6.0). They dispatch on the
-// protobuf and call the per-encoding files in this folder. They never do I/O and
-// know nothing of rows or pages; errors are `Error`s (unsupported encodings → kind
-// unsupported naming the encoding; malformed buffers → kind corrupt).
+// uses a `CompressiveEncoding` tree (docs/format.md §6.0). They dispatch through the
+// encoding registry (registry.h) to the per-encoding files in this folder. They never
+// do I/O and know nothing of rows or pages; errors are `Error`s (unsupported encodings
+// → kind unsupported naming the encoding; malformed buffers → kind corrupt).
 #pragma once
 
 #include <cstdint>

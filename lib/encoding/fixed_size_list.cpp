@@ -134,4 +134,54 @@ DataBlock decode_fsl_block(const FslLayout& layout, ByteView buffer, uint64_t nu
   return block;
 }
 
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+namespace {
+
+/// The shape of the FixedSizeList tree rooted at `outer`.
+FslLayout fsl_layout(const pb::FixedSizeList& outer) {
+  FslLayout layout;
+  const pb::FixedSizeList* fsl = &outer;
+  while (true) {
+    check_corrupt(fsl->items_per_value() > 0, "FixedSizeList with 0 items per value");
+    layout.dims.push_back(fsl->items_per_value());
+    layout.has_validity.push_back(fsl->has_validity());
+    const pb::CompressiveEncoding& inner = require(fsl->has_values(), fsl->values(), "FixedSizeList values encoding");
+    if (inner.compression_case() == EncodingCase::kFixedSizeList) {
+      fsl = &inner.fixed_size_list();
+      continue;
+    }
+    layout.item_bits = flat_bits(inner, "FixedSizeList items");
+    check_corrupt(layout.item_bits > 0, "FixedSizeList items of 0 bits");
+    return layout;
+  }
+}
+
+}  // namespace
+
+DataBlock fixed_size_list_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                    uint64_t num_values) {
+  return decode_fsl_miniblock(fsl_layout(enc.fixed_size_list()), buffers, num_values);
+}
+
+DataBlock fixed_size_list_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
+  return decode_fsl_block(fsl_layout(enc.fixed_size_list()), buffer, num_values);
+}
+
+DataBlock fixed_size_list_fixed_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+  const FslLayout layout = fsl_layout(enc.fixed_size_list());
+  check_corrupt(zipped.bits_per_value == layout.zipped_bits_per_row(),
+                "FixedSizeList full-zip values are {} bits, the encoding implies {}", zipped.bits_per_value,
+                layout.zipped_bits_per_row());
+  return unzip_fsl_per_value(layout, std::move(zipped.data), zipped.num_values);
+}
+
+std::string describe_fixed_size_list(const pb::CompressiveEncoding& enc) {
+  const pb::FixedSizeList& f = enc.fixed_size_list();
+  return fmt::format("FixedSizeList({}{}) › {}", f.items_per_value(), f.has_validity() ? ", item validity" : "",
+                     describe_child(f.has_values(), f.values()));
+}
+
 }  // namespace lance::encoding

@@ -11,6 +11,7 @@
 
 #include "common/bytes.h"
 #include "encoding/data_block.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -41,5 +42,12 @@ DataBlock unzip_fsl_per_value(const FslLayout& layout, Bytes&& zipped, uint64_t 
 
 /// Block context (only layouts without validity): the flattened items.
 DataBlock decode_fsl_block(const FslLayout& layout, ByteView buffer, uint64_t num_rows);
+
+// FixedSizeList's row of the encoding registry (registry.h).
+DataBlock fixed_size_list_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                    uint64_t num_values);
+DataBlock fixed_size_list_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+DataBlock fixed_size_list_fixed_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+std::string describe_fixed_size_list(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

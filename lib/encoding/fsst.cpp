@@ -61,4 +61,70 @@ void fsst_decode_append(const FsstSymbolTable& table, ByteView codes, Bytes& out
   out.resize(pos);
 }
 
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+namespace {
+
+/// Applies an FSST table to every value of a variable block.
+DataBlock fsst_decode_values(const FsstSymbolTable& table, const DataBlock& compressed) {
+  DataBlock out;
+  out.num_values = compressed.num_values;
+  out.bits_per_offset = compressed.bits_per_offset;
+  const uint64_t width = compressed.bits_per_offset / 8;
+  out.offsets.reserve((compressed.num_values + 1) * width);
+  check_alloc(fsst_max_decoded_bytes(compressed.data.size()), "Fsst output");
+  out.data.reserve(table.compressed ? compressed.data.size() * 3 : compressed.data.size());
+  ByteView bytes(compressed.data);
+  auto push_offset = [&](uint64_t o) {
+    if (width == 4) {
+      check_corrupt(o <= UINT32_MAX, "Fsst: decompressed strings exceed 32-bit offsets");
+      append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
+    } else {
+      append_le<uint64_t>(out.offsets, o);
+    }
+  };
+  push_offset(0);
+  for (uint64_t i = 0; i < compressed.num_values; ++i) {
+    const uint64_t start = compressed.offset(i);
+    const uint64_t end = compressed.offset(i + 1);
+    fsst_decode_append(table, bytes.slice(start, end - start), out.data);
+    push_offset(out.data.size());
+  }
+  return out;
+}
+
+FsstSymbolTable fsst_table(const pb::Fsst& fsst) {
+  const std::string& st = fsst.symbol_table();
+  return parse_fsst_symbol_table(ByteView(reinterpret_cast<const uint8_t*>(st.data()), st.size()));
+}
+
+}  // namespace
+
+DataBlock fsst_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values) {
+  const pb::Fsst& fsst = enc.fsst();
+  const FsstSymbolTable table = fsst_table(fsst);
+  DataBlock compressed =
+      decode_miniblock(require(fsst.has_values(), fsst.values(), "Fsst values encoding"), buffers, num_values);
+  check_corrupt(compressed.is_variable(), "Fsst values decoded to fixed-width data");
+  return fsst_decode_values(table, compressed);
+}
+
+DataBlock fsst_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+  return fsst_decode_values(fsst_table(enc.fsst()), zipped);
+}
+
+std::string describe_fsst(const pb::CompressiveEncoding& enc) {
+  const pb::Fsst& fsst = enc.fsst();
+  std::string head;
+  try {
+    const FsstSymbolTable table = fsst_table(fsst);
+    head = table.compressed ? fmt::format("Fsst(n_symbols={})", table.n_symbols) : "Fsst(raw)";
+  } catch (const Error&) {
+    head = "Fsst(invalid symbol table)";
+  }
+  return head + " › " + describe_child(fsst.has_values(), fsst.values());
+}
+
 }  // namespace lance::encoding

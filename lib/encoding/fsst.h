@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "common/bytes.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -42,5 +43,11 @@ void fsst_decode_append(const FsstSymbolTable& table, ByteView codes, Bytes& out
 
 /// Upper bound on the decompressed size of `code_bytes` bytes of codes.
 inline uint64_t fsst_max_decoded_bytes(uint64_t code_bytes) { return code_bytes * kFsstMaxSymbolLength; }
+
+// Fsst's row of the encoding registry (registry.h): a symbol table in the encoding, the
+// compressed strings in its `values` encoding (Variable).
+DataBlock fsst_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
+DataBlock fsst_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+std::string describe_fsst(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 
+#include "common/cpu_pool.h"
 #include "encoding/sizes.h"
 
 namespace lance::encoding {
@@ -175,6 +176,181 @@ Bytes lz4_decompress(ByteView input) {
 
 Bytes general_decompress(GeneralScheme scheme, ByteView input) {
   return scheme == GeneralScheme::lz4 ? lz4_decompress(input) : zstd_decompress(input);
+}
+
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+namespace {
+
+GeneralScheme general_scheme(const pb::General& general) {
+  check_corrupt(general.has_compression(), "General encoding has no compression scheme");
+  switch (general.compression().scheme()) {
+    case pb::COMPRESSION_ALGORITHM_LZ4:
+      return GeneralScheme::lz4;
+    case pb::COMPRESSION_ALGORITHM_ZSTD:
+      return GeneralScheme::zstd;
+    default:
+      throw_unsupported("General compression scheme {} is not supported",
+                        static_cast<int>(general.compression().scheme()));
+  }
+}
+
+/// Compressed bytes below which a page's values are not worth splitting across threads: a
+/// run of 256 KiB of zstd text is ~1-2 ms of work, a hand-off to the pool tens of microseconds.
+constexpr uint64_t kFanOutMinBytes = 256 << 10;
+
+/// Boundaries b_0 = 0 < b_1 < … < b_k = num_values of `block`'s values, in runs of about
+/// equal total size, each at least `min_bytes`, at most `max_runs` of them; empty when the
+/// block is too small for two runs.
+std::vector<uint64_t> split_by_weight(const DataBlock& block, uint64_t min_bytes, size_t max_runs) {
+  const uint64_t n = block.num_values;
+  const uint64_t total = n ? block.offset(n) - block.offset(0) : 0;
+  if (max_runs < 2 || total < 2 * min_bytes) return {};
+  const uint64_t runs = std::min<uint64_t>(max_runs, total / min_bytes);
+  const uint64_t target = (total + runs - 1) / runs;
+  std::vector<uint64_t> bounds{0};
+  const uint64_t base = block.offset(0);
+  for (uint64_t i = 1; i < n; ++i)
+    if (block.offset(i) - base >= target * bounds.size()) bounds.push_back(i);
+  bounds.push_back(n);
+  return bounds;
+}
+
+/// Appends offset `o` to `out`'s offsets, `out.bits_per_offset` (32 or 64) wide.
+void push_offset(DataBlock& out, uint64_t o) {
+  if (out.bits_per_offset == 32) {
+    check_corrupt(o <= UINT32_MAX, "General: decompressed values exceed 32-bit offsets");
+    append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
+  } else {
+    append_le<uint64_t>(out.offsets, o);
+  }
+}
+
+/// The decompressed size of every value of `zipped` (0 for an empty value, a null slot),
+/// from their length prefixes; nullopt when a value does not state it (a bare legacy zstd
+/// frame).
+std::optional<std::vector<uint64_t>> decompressed_sizes(GeneralScheme scheme, const DataBlock& zipped) {
+  ByteView bytes(zipped.data);
+  std::vector<uint64_t> sizes(zipped.num_values, 0);
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < zipped.num_values; ++i) {
+    const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
+    if (end <= start) continue;  // an empty value (a null slot) stays empty
+    auto n = general_decompressed_size(scheme, bytes.slice(start, end - start));
+    if (!n) return std::nullopt;
+    sizes[i] = *n;
+    total += *n;
+    check_alloc(total, "General output");
+  }
+  return sizes;
+}
+
+/// Decompresses the values of `zipped`, of known `sizes`, straight into `out` (whose first
+/// offset is written): one buffer of the right size.
+void decompress_sized_values(GeneralScheme scheme, const DataBlock& zipped, const std::vector<uint64_t>& sizes,
+                             DataBlock& out) {
+  ByteView bytes(zipped.data);
+  uint64_t total = 0;
+  for (uint64_t s : sizes) total += s;
+  out.data.resize(total);
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < zipped.num_values; ++i) push_offset(out, at += sizes[i]);
+  auto decompress_values = [&](uint64_t lo, uint64_t hi) {
+    for (uint64_t i = lo; i < hi; ++i) {
+      const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
+      if (end > start)
+        general_decompress_into(scheme, bytes.slice(start, end - start),
+                                std::span<uint8_t>(out.data.data() + out.offset(i), sizes[i]));
+    }
+  };
+  // Every value is its own frame with a known place in the output, so a large page
+  // (of a scan, or of a take: read::DecodeMode) splits across the CPU pool
+  // (common/cpu_pool.h) in runs of about equal compressed size.
+  const std::vector<uint64_t> runs =
+      fan_out_allowed() ? split_by_weight(zipped, kFanOutMinBytes, 4 * cpu_pool_threads()) : std::vector<uint64_t>{};
+  if (runs.size() > 2) {
+    parallel_for(runs.size() - 1, [&](size_t k) { decompress_values(runs[k], runs[k + 1]); });
+  } else {
+    decompress_values(0, zipped.num_values);
+  }
+}
+
+/// Decompresses the values of `zipped` one after the other, appending each to `out` (whose
+/// first offset is written).
+void decompress_values_in_turn(GeneralScheme scheme, const DataBlock& zipped, DataBlock& out) {
+  ByteView bytes(zipped.data);
+  for (uint64_t i = 0; i < zipped.num_values; ++i) {
+    const uint64_t start = zipped.offset(i);
+    const uint64_t end = zipped.offset(i + 1);
+    if (end > start) {
+      const Bytes value = general_decompress(scheme, bytes.slice(start, end - start));
+      check_alloc(out.data.size() + value.size(), "General output");
+      out.data.insert(out.data.end(), value.begin(), value.end());
+    }
+    push_offset(out, out.data.size());
+  }
+}
+
+}  // namespace
+
+DataBlock general_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                            uint64_t num_values) {
+  const pb::General& general = enc.general();
+  const GeneralScheme scheme = general_scheme(general);
+  const pb::CompressiveEncoding& inner = require(general.has_values(), general.values(), "General values encoding");
+  check_corrupt(!buffers.empty(), "General expects at least one buffer per chunk");
+  const Bytes first = general_decompress(scheme, buffers[0]);
+  std::vector<ByteView> replaced(buffers.begin(), buffers.end());
+  replaced[0] = ByteView(first);
+  return decode_miniblock(inner, replaced, num_values);
+}
+
+DataBlock general_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
+  const pb::General& general = enc.general();
+  const GeneralScheme scheme = general_scheme(general);
+  const pb::CompressiveEncoding& inner = require(general.has_values(), general.values(), "General values encoding");
+  const Bytes plain = general_decompress(scheme, buffer);
+  return decode_block(inner, ByteView(plain), num_values);
+}
+
+DataBlock general_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+  const GeneralScheme scheme = general_scheme(enc.general());
+  DataBlock out;
+  out.num_values = zipped.num_values;
+  out.bits_per_offset = zipped.bits_per_offset;
+  out.offsets.reserve((zipped.num_values + 1) * (out.bits_per_offset / 8));
+  // Sizes first (from each value's length prefix), so the values decompress straight
+  // into one buffer of the right size.
+  const std::optional<std::vector<uint64_t>> sizes = decompressed_sizes(scheme, zipped);
+  push_offset(out, 0);
+  if (sizes)
+    decompress_sized_values(scheme, zipped, *sizes, out);
+  else
+    decompress_values_in_turn(scheme, zipped, out);
+  return out;
+}
+
+std::optional<uint64_t> general_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer) {
+  const pb::General& general = enc.general();
+  const pb::CompressiveEncoding& inner = require(general.has_values(), general.values(), "General values encoding");
+  const EncodingRow* row = find_encoding(inner.compression_case());
+  if (!row || !row->block_num_values) return std::nullopt;  // not worth decompressing
+  const Bytes plain = general_decompress(general_scheme(general), buffer);
+  return row->block_num_values(inner, ByteView(plain));
+}
+
+std::optional<uint64_t> general_count_by_size(const pb::CompressiveEncoding& enc, ByteView buffer) {
+  const pb::General& general = enc.general();
+  const Bytes plain = general_decompress(general_scheme(general), buffer);
+  return count_by_size(require(general.has_values(), general.values(), "General values encoding"), ByteView(plain));
+}
+
+std::string describe_general(const pb::CompressiveEncoding& enc) {
+  const pb::General& g = enc.general();
+  const std::string scheme = g.has_compression() ? scheme_name(g.compression()) : "?";
+  return fmt::format("General({}) › {}", scheme, describe_child(g.has_values(), g.values()));
 }
 
 }  // namespace lance::encoding

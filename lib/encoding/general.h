@@ -11,6 +11,7 @@
 #include <span>
 
 #include "common/bytes.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -35,5 +36,18 @@ std::optional<uint64_t> general_decompressed_size(GeneralScheme scheme, ByteView
 /// Decompresses `input` into `out`, which must be exactly its decompressed size (else
 /// corrupt). Lets per-value decoders write every value straight into one output buffer.
 void general_decompress_into(GeneralScheme scheme, ByteView input, std::span<uint8_t> out);
+
+// General's row of the encoding registry (registry.h): buffers compressed with lz4 or zstd
+// around a `values` encoding.
+/// Only the first buffer of a chunk is compressed; the others pass through.
+DataBlock general_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
+DataBlock general_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+/// Every value is its own frame; a large page splits across the CPU pool.
+DataBlock general_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+/// The count of the `values` encoding when it records one (Rle, General), after decompressing.
+std::optional<uint64_t> general_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer);
+/// The count the decompressed buffer holds by its size (`count_by_size` of `values`).
+std::optional<uint64_t> general_count_by_size(const pb::CompressiveEncoding& enc, ByteView buffer);
+std::string describe_general(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include <fmt/ranges.h>
+
 #include "encoding/sizes.h"
 
 namespace lance::encoding {
@@ -96,6 +98,80 @@ std::vector<DataBlock> split_variable_packed_rows(const DataBlock& rows, std::sp
                   end - cursor);
   }
   return out;
+}
+
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+namespace {
+
+/// The layout of each field of `vps`, each checked to have a value encoding.
+std::vector<PackedField> packed_fields(const pb::VariablePackedStruct& vps) {
+  std::vector<PackedField> fields;
+  for (const auto& f : vps.fields()) {
+    switch (f.layout_case()) {
+      case pb::VariablePackedStruct::FieldEncoding::kBitsPerValue:
+        fields.push_back(PackedField{false, f.bits_per_value()});
+        break;
+      case pb::VariablePackedStruct::FieldEncoding::kBitsPerLength:
+        fields.push_back(PackedField{true, f.bits_per_length()});
+        break;
+      default:
+        throw_corrupt("VariablePackedStruct field {} has no layout", fields.size());
+    }
+    check_corrupt(f.has_value(), "VariablePackedStruct field {} has no value encoding", fields.size() - 1);
+  }
+  return fields;
+}
+
+}  // namespace
+
+DataBlock packed_struct_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                  uint64_t num_values) {
+  const pb::PackedStruct& ps = enc.packed_struct();
+  DataBlock rows =
+      decode_miniblock(require(ps.has_values(), ps.values(), "PackedStruct values encoding"), buffers, num_values);
+  return finish_packed_struct(std::move(rows),
+                              std::span<const uint64_t>(ps.bits_per_value().data(), ps.bits_per_value().size()));
+}
+
+std::string describe_packed_struct(const pb::CompressiveEncoding& enc) {
+  const pb::PackedStruct& p = enc.packed_struct();
+  return fmt::format("PackedStruct(bits: {}) › {}", fmt::join(p.bits_per_value(), "+"),
+                     describe_child(p.has_values(), p.values()));
+}
+
+DataBlock variable_packed_struct_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+  const pb::VariablePackedStruct& vps = enc.variable_packed_struct();
+  const std::vector<PackedField> fields = packed_fields(vps);
+  std::vector<DataBlock> raw = split_variable_packed_rows(zipped, fields);
+  DataBlock out;
+  out.num_values = zipped.num_values;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const pb::CompressiveEncoding& child = vps.fields(static_cast<int>(i)).value();
+    out.children.push_back(with_context([&] { return fmt::format("packed field {}", i); },
+                                        [&] {
+                                          return fields[i].variable
+                                                     ? decode_variable_per_value(child, std::move(raw[i]))
+                                                     : decode_fixed_per_value(child, std::move(raw[i]));
+                                        }));
+  }
+  return out;
+}
+
+std::string describe_variable_packed_struct(const pb::CompressiveEncoding& enc) {
+  std::string fields;
+  for (const auto& f : enc.variable_packed_struct().fields()) {
+    if (!fields.empty()) fields += ", ";
+    const std::string layout = f.layout_case() == pb::VariablePackedStruct::FieldEncoding::kBitsPerValue
+                                   ? fmt::format("{} bits", f.bits_per_value())
+                               : f.layout_case() == pb::VariablePackedStruct::FieldEncoding::kBitsPerLength
+                                   ? fmt::format("{}-bit length", f.bits_per_length())
+                                   : std::string("no layout");
+    fields += fmt::format("{} [{}]", describe_child(f.has_value(), f.value()), layout);
+  }
+  return fmt::format("VariablePackedStruct({})", fields);
 }
 
 }  // namespace lance::encoding

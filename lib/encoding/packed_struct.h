@@ -15,6 +15,7 @@
 
 #include "common/bytes.h"
 #include "encoding/data_block.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -33,5 +34,13 @@ struct PackedField {
 /// `bits` wide. An empty row (a null placeholder) gives zero bytes / an empty value to
 /// every field. Throws corrupt when a row does not parse exactly.
 std::vector<DataBlock> split_variable_packed_rows(const DataBlock& rows, std::span<const PackedField> fields);
+
+// The rows of PackedStruct and VariablePackedStruct in the encoding registry (registry.h).
+DataBlock packed_struct_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                  uint64_t num_values);
+std::string describe_packed_struct(const pb::CompressiveEncoding& enc);
+/// Splits the rows into fields, then decodes each field with its own per-value encoding.
+DataBlock variable_packed_struct_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+std::string describe_variable_packed_struct(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

@@ -92,4 +92,112 @@ RleBlockParts split_rle_block(ByteView buffer) {
                        buffer.slice(kRleBlockHeaderBytes + values_bytes)};
 }
 
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+namespace {
+
+/// One child of `Rle` (run values or run lengths), any fixed-width encoding, decoded to
+/// `count` words; `bits` receives their width.
+Bytes decode_rle_child(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t count, unsigned& bits,
+                       const char* what) {
+  DataBlock block = decode_block(enc, buffer, count);
+  check_corrupt(!block.all_null && !block.is_variable() && block.num_values == count,
+                "Rle: {} did not decode to {} fixed-width values", what, count);
+  bits = word_bits_of(block.bits_per_value, what);
+  check_corrupt(block.data.size() >= count * (bits / 8), "Rle: {} decoded to {} bytes for {} values", what,
+                block.data.size(), count);
+  return std::move(block.data);
+}
+
+/// Expands `Rle` whose children are not both plain `Flat` (Lance 12 writes e.g. values
+/// under OutOfLineBitpacking or General): the run count comes from whichever child states
+/// it (by its size: `count_by_size`), then both children are decoded and the runs expanded.
+/// Upstream: lance-format/lance rust/lance-encoding/src/encodings/physical/rle.rs.
+DataBlock expand_rle_children(const pb::Rle& rle, ByteView values, ByteView lengths, uint64_t num_values,
+                              bool clamp_overflow) {
+  const auto& venc = require(rle.has_values(), rle.values(), "Rle values encoding");
+  const auto& lenc = require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding");
+  std::optional<uint64_t> runs = count_by_size(lenc, lengths);
+  if (!runs) runs = count_by_size(venc, values);
+  if (!runs)
+    throw_unsupported("Rle with values as {} and run lengths as {} (neither states the run count) is not supported",
+                      encoding_name(venc), encoding_name(lenc));
+  check_corrupt(*runs <= kMaxDecodedBufferBytes, "Rle: {} runs", *runs);
+  unsigned vb = 0, lb = 0;
+  const Bytes v = decode_rle_child(venc, values, *runs, vb, "Rle values");
+  const Bytes l = decode_rle_child(lenc, lengths, *runs, lb, "Rle run lengths");
+  if (num_values == 0) return fixed_block(0, vb, {});
+  return fixed_block(num_values, vb,
+                     rle_expand(ByteView(v).slice(0, *runs * (vb / 8)), ByteView(l).slice(0, *runs * (lb / 8)), vb, lb,
+                                num_values, clamp_overflow));
+}
+
+bool rle_children_flat(const pb::Rle& rle) {
+  return rle.values().compression_case() == EncodingCase::kFlat &&
+         rle.run_lengths().compression_case() == EncodingCase::kFlat;
+}
+
+/// The widths of plain Flat children.
+struct FlatChildBits {
+  unsigned values = 0;       ///< a word width (checked)
+  uint64_t run_lengths = 0;  ///< checked by the caller, after its own checks
+};
+
+FlatChildBits flat_child_bits(const pb::Rle& rle) {
+  const uint64_t value_bits = flat_bits(require(rle.has_values(), rle.values(), "Rle values encoding"), "Rle values");
+  const uint64_t length_bits =
+      flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");
+  return {word_bits_of(value_bits, "Rle"), length_bits};
+}
+
+}  // namespace
+
+DataBlock rle_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values) {
+  const pb::Rle& rle = enc.rle();
+  if (rle.has_values() && rle.has_run_lengths() && !rle_children_flat(rle)) {
+    check_buffer_count(buffers, 2, "Rle");
+    return expand_rle_children(rle, buffers[0], buffers[1], num_values, /*clamp_overflow=*/true);
+  }
+  const FlatChildBits bits = flat_child_bits(rle);
+  const unsigned vb = bits.values;
+  if (num_values == 0) return fixed_block(0, vb, {});
+  check_buffer_count(buffers, 2, "Rle");
+  return fixed_block(
+      num_values, vb,
+      rle_expand(buffers[0], buffers[1], vb, word_bits_of(bits.run_lengths, "Rle run lengths"), num_values,
+                 /*clamp_overflow=*/true));
+}
+
+DataBlock rle_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
+  const pb::Rle& rle = enc.rle();
+  if (rle.has_values() && rle.has_run_lengths() && !rle_children_flat(rle)) {
+    if (num_values == 0 && buffer.empty()) return fixed_block(0, 0, {});
+    const RleBlockParts parts = split_rle_block(buffer);
+    return expand_rle_children(rle, parts.values, parts.run_lengths, num_values, /*clamp_overflow=*/false);
+  }
+  const FlatChildBits bits = flat_child_bits(rle);
+  const unsigned vb = bits.values;
+  if (num_values == 0 && buffer.empty()) return fixed_block(0, vb, {});
+  const RleBlockParts parts = split_rle_block(buffer);
+  return fixed_block(num_values, vb,
+                     rle_expand(parts.values, parts.run_lengths, vb, word_bits_of(bits.run_lengths, "Rle run lengths"),
+                                num_values, /*clamp_overflow=*/false));
+}
+
+std::optional<uint64_t> rle_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer) {
+  const pb::Rle& rle = enc.rle();
+  const uint64_t length_bits =
+      flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");
+  if (buffer.empty()) return 0;
+  return rle_total_length(split_rle_block(buffer).run_lengths, word_bits_of(length_bits, "Rle run lengths"));
+}
+
+std::string describe_rle(const pb::CompressiveEncoding& enc) {
+  const pb::Rle& r = enc.rle();
+  return fmt::format("Rle(values: {}, run_lengths: {})", describe_child(r.has_values(), r.values()),
+                     describe_child(r.has_run_lengths(), r.run_lengths()));
+}
+
 }  // namespace lance::encoding

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/bytes.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -32,5 +33,13 @@ RleBlockParts split_rle_block(ByteView buffer);
 
 /// Sum of the run lengths (the number of values the runs encode, without clamping).
 uint64_t rle_total_length(ByteView run_lengths, unsigned length_bits);
+
+// Rle's row of the encoding registry (registry.h). Its children (run values, run lengths)
+// are plain Flat, or any fixed-width encoding when one of them states the run count.
+DataBlock rle_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
+DataBlock rle_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+/// The sum of the run lengths of a block-form buffer.
+std::optional<uint64_t> rle_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer);
+std::string describe_rle(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

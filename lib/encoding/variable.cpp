@@ -110,4 +110,32 @@ void validate_variable_block(const DataBlock& block) {
   check_corrupt(prev <= block.data.size(), "Variable input: last offset {} is past {} bytes", prev, block.data.size());
 }
 
+// ------------------------------------------------------------------------------------
+// Registry row
+// ------------------------------------------------------------------------------------
+
+DataBlock variable_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                             uint64_t num_values) {
+  const pb::Variable& v = enc.variable();
+  check_buffer_count(buffers, 1, "Variable");
+  reject_buffer_compression(v.has_values(), v.values(), "Variable");
+  const uint64_t bits = flat_bits(require(v.has_offsets(), v.offsets(), "Variable offsets encoding"),
+                                  "Variable offsets in a mini-block chunk");
+  if (bits != 32 && bits != 64) throw_unsupported("Variable with {}-bit offsets is not supported", bits);
+  return decode_variable_chunk(buffers[0], static_cast<unsigned>(bits), num_values);
+}
+
+DataBlock variable_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
+  reject_buffer_compression(enc.variable().has_values(), enc.variable().values(), "Variable");
+  return decode_variable_block(buffer, num_values);
+}
+
+DataBlock variable_variable_per_value(const pb::CompressiveEncoding&, DataBlock zipped) { return zipped; }
+
+std::string describe_variable(const pb::CompressiveEncoding& enc) {
+  const pb::Variable& v = enc.variable();
+  return fmt::format("Variable(offsets: {}{})", describe_child(v.has_offsets(), v.offsets()),
+                     buffer_compression_suffix(v.has_values(), v.values()));
+}
+
 }  // namespace lance::encoding

@@ -5,6 +5,7 @@
 
 #include "common/bytes.h"
 #include "encoding/data_block.h"
+#include "encoding/registry.h"
 
 namespace lance::encoding {
 
@@ -30,5 +31,14 @@ DataBlock make_variable_block(ByteView offsets, unsigned offset_bits, uint64_t n
 /// Checks a variable block handed in by a caller: offset width 32/64, n+1 offsets present,
 /// ascending and inside `data`. Throws corrupt otherwise.
 void validate_variable_block(const DataBlock& block);
+
+// Variable's row of the encoding registry (registry.h).
+DataBlock variable_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                             uint64_t num_values);
+/// The block form states its own offset width; the offsets child is not consulted.
+DataBlock variable_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
+/// Full-zip variable-width values stored as they are: `zipped` itself.
+DataBlock variable_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+std::string describe_variable(const pb::CompressiveEncoding& enc);
 
 }  // namespace lance::encoding

@@ -22,8 +22,7 @@ uint64_t ColumnInfo::num_rows() const {
 
 std::shared_ptr<FileReader> FileReader::open(const std::string& path, io::IoOptions options,
                                              std::shared_ptr<ReadStats> stats) {
-  const auto store = io::store_for(path);
-  return open(store->open(path), store->tune(options), std::move(stats));
+  return open(io::LocalFile::open(path), options, std::move(stats));
 }
 
 std::shared_ptr<FileReader> FileReader::open(std::shared_ptr<io::RandomAccessFile> file, io::IoOptions options,
@@ -74,151 +73,180 @@ std::string any_type_name(const std::string& url) {
   return p == std::string::npos ? url : url.substr(p + 1);
 }
 
+/// The bytes from `start` to the end of the file, as far as `load` has read them: first one
+/// block at the end, then extended down to the start of the metadata, each byte read once.
+class MetadataTail {
+ public:
+  /// Reads the last block of a file of `size` bytes: one coalescing block (4 KiB on a local
+  /// disk, >= 64 KiB on object stores), at most kTailReadSize: a small file's metadata fits
+  /// in it, and a larger tail would be read again with the last pages' data.
+  MetadataTail(io::IoScheduler& io, uint64_t size) : io_(io) {
+    const uint64_t len = std::min(size, std::clamp<uint64_t>(io.options().block_size, kMinTailReadSize, kTailReadSize));
+    start_ = size - len;
+    bytes_ = io.read_range({start_, len});
+  }
+
+  ByteView bytes() const { return ByteView(bytes_); }
+
+  /// Reads [from, start) in front of the bytes held, when `from` lies before them.
+  void extend_to(uint64_t from) {
+    if (from >= start_) return;
+    Bytes more = io_.read_range({from, start_ - from});
+    more.insert(more.end(), bytes_.begin(), bytes_.end());
+    bytes_ = std::move(more);
+    start_ = from;
+  }
+
+  /// The `len` bytes at file position `pos`, extending first when they start before the
+  /// bytes held (which moves them: earlier views are then invalid).
+  ByteView view(uint64_t pos, uint64_t len) {
+    extend_to(pos);
+    return ByteView(bytes_).slice(pos - start_, len);
+  }
+
+ private:
+  io::IoScheduler& io_;
+  uint64_t start_ = 0;
+  Bytes bytes_;
+};
+
+/// Checks that the footer's offset tables lie before the footer, and the metadata before
+/// the tables, in a file of `size` bytes.
+void check_offset_tables(const Footer& f, uint64_t size) {
+  const uint64_t footer_pos = size - kFooterSize;
+  check_corrupt(f.num_columns <= size / kOffsetEntrySize && f.num_global_buffers <= size / kOffsetEntrySize,
+                "footer claims {} columns and {} global buffers, more than the file can hold", f.num_columns,
+                f.num_global_buffers);
+  check_corrupt(f.column_meta_offsets_start <= footer_pos &&
+                    f.num_columns * kOffsetEntrySize <= footer_pos - f.column_meta_offsets_start,
+                "column metadata offset table at {} does not fit before the footer", f.column_meta_offsets_start);
+  check_corrupt(f.global_buff_offsets_start <= footer_pos &&
+                    f.num_global_buffers * kOffsetEntrySize <= footer_pos - f.global_buff_offsets_start,
+                "global buffer offset table at {} does not fit before the footer", f.global_buff_offsets_start);
+  check_corrupt(f.column_meta_start <= f.column_meta_offsets_start, "column metadata starts after its offset table");
+  check_corrupt(f.num_global_buffers >= 1, "file has no global buffers (the schema is global buffer 0)");
+}
+
+/// The `n` (offset, length) entries of an offset table.
+std::vector<io::ByteRange> read_offset_table(ByteView table, uint32_t n) {
+  std::vector<io::ByteRange> entries;
+  entries.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) entries.push_back({table.read<uint64_t>(i * 16), table.read<uint64_t>(i * 16 + 8)});
+  return entries;
+}
+
+bool inside_file(const io::ByteRange& r, uint64_t size) { return r.offset <= size && r.length <= size - r.offset; }
+
+ByteView string_bytes(const std::string& s) { return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
+
+/// One page of a 2.0 (`structural` false) or 2.1+ file of `size` bytes: its buffers and
+/// its layout or array encoding. `expected_priority` is the row the previous pages end at;
+/// a 2.1+ page must start there.
+PageInfo parse_page(const ::lance::file::v2::ColumnMetadata::Page& pm, uint64_t size, const FileVersion& version,
+                    uint64_t expected_priority) {
+  PageInfo page;
+  page.num_rows = pm.length();
+  page.priority = pm.priority();
+  check_corrupt(pm.buffer_offsets_size() == pm.buffer_sizes_size(), "page buffer offsets/sizes differ in count");
+  for (int i = 0; i < pm.buffer_offsets_size(); ++i) {
+    io::ByteRange r{pm.buffer_offsets(i), pm.buffer_sizes(i)};
+    check_corrupt(inside_file(r, size), "buffer {} [{}, +{}) lies outside the file ({} bytes)", i, r.offset, r.length,
+                  size);
+    page.buffers.push_back(r);
+  }
+  if (pm.encoding().has_indirect()) throw_unsupported("deferred (indirect) page encodings are not supported");
+  if (!pm.encoding().has_direct()) throw_corrupt("page has no encoding");
+  ::lance::wire::AnyMessage any;
+  parse_proto(any, string_bytes(pm.encoding().direct().encoding()), "page encoding");
+  page.encoding_type_url = any.type_url();
+  const ByteView value = string_bytes(any.value());
+  const std::string type = any_type_name(any.type_url());
+  if (version.is_structural()) {
+    if (!type.empty() && type != "lance.encodings21.PageLayout")
+      throw_unsupported("page encoding '{}' in a {} file", type, version.to_string());
+    auto layout = std::make_shared<::lance::encodings21::PageLayout>();
+    parse_proto(*layout, value, "page layout");
+    page.layout = std::move(layout);
+    check_corrupt(page.priority == expected_priority, "page starts at row {} but the previous pages end at row {}",
+                  page.priority, expected_priority);
+  } else {
+    if (!type.empty() && type != "lance.encodings.ArrayEncoding")
+      throw_unsupported("page encoding '{}' in a 2.0 file", type);
+    auto ae = std::make_shared<::lance::encodings::ArrayEncoding>();
+    parse_proto(*ae, value, "array encoding");
+    page.array_encoding = std::move(ae);
+  }
+  return page;
+}
+
+/// Column `c`, whose ColumnMetadata lies at `metadata_range`: its buffers, encoding and
+/// pages.
+ColumnInfo parse_column(uint32_t c, const io::ByteRange& metadata_range, MetadataTail& tail, uint64_t size,
+                        const FileVersion& version) {
+  ColumnInfo col;
+  col.index = c;
+  col.metadata_range = metadata_range;
+  check_corrupt(inside_file(metadata_range, size), "column metadata [{}, +{}) lies outside the file",
+                metadata_range.offset, metadata_range.length);
+  ::lance::file::v2::ColumnMetadata meta;
+  parse_proto(meta, tail.view(metadata_range.offset, metadata_range.length), "column metadata");
+  check_corrupt(meta.buffer_offsets_size() == meta.buffer_sizes_size(), "column buffer offsets/sizes differ in count");
+  for (int i = 0; i < meta.buffer_offsets_size(); ++i) {
+    io::ByteRange r{meta.buffer_offsets(i), meta.buffer_sizes(i)};
+    check_corrupt(inside_file(r, size), "column buffer {} lies outside the file", i);
+    col.buffers.push_back(r);
+  }
+  if (meta.encoding().has_direct()) {
+    ::lance::wire::AnyMessage any;
+    parse_proto(any, string_bytes(meta.encoding().direct().encoding()), "column encoding");
+    parse_proto(col.encoding, string_bytes(any.value()), "column encoding");
+  }
+  uint64_t expected_priority = 0;
+  for (int p = 0; p < meta.pages_size(); ++p) {
+    with_context([&] { return fmt::format("page {}", p); },
+                 [&] {
+                   PageInfo page = parse_page(meta.pages(p), size, version, expected_priority);
+                   expected_priority += page.num_rows;
+                   col.pages.push_back(std::move(page));
+                 });
+  }
+  return col;
+}
+
 }  // namespace
 
 void FileReader::load() {
   with_context(path(), [&] {
     const uint64_t size = file_size();
     check_corrupt(size >= 4, "file of {} bytes is too small to be a Lance file", size);
-    // One coalescing block (4 KiB on a local disk, >= 64 KiB on object stores), at most
-    // kTailReadSize: a small file's metadata fits in it, and a larger tail would be read
-    // again with the last pages' data.
-    uint64_t tail_len =
-        std::min(size, std::clamp<uint64_t>(io_->options().block_size, kMinTailReadSize, kTailReadSize));
-    uint64_t tail_start = size - tail_len;
-    Bytes tail = io_->read_range({tail_start, tail_len});
-    if (v1::is_v1_tail(ByteView(tail))) return load_v1();
-    footer_ = parse_footer(tail, path());
+    MetadataTail tail(*io_, size);
+    if (v1::is_v1_tail(tail.bytes())) return load_v1();
+    footer_ = parse_footer(tail.bytes(), path());
     const Footer& f = footer_;
-    const uint64_t footer_pos = size - kFooterSize;
-
-    // Offset tables must lie before the footer, and the metadata before the tables.
-    check_corrupt(f.num_columns <= size / kOffsetEntrySize && f.num_global_buffers <= size / kOffsetEntrySize,
-                  "footer claims {} columns and {} global buffers, more than the file can hold", f.num_columns,
-                  f.num_global_buffers);
-    check_corrupt(f.column_meta_offsets_start <= footer_pos &&
-                      f.num_columns * kOffsetEntrySize <= footer_pos - f.column_meta_offsets_start,
-                  "column metadata offset table at {} does not fit before the footer", f.column_meta_offsets_start);
-    check_corrupt(f.global_buff_offsets_start <= footer_pos &&
-                      f.num_global_buffers * kOffsetEntrySize <= footer_pos - f.global_buff_offsets_start,
-                  "global buffer offset table at {} does not fit before the footer", f.global_buff_offsets_start);
-    check_corrupt(f.column_meta_start <= f.column_meta_offsets_start, "column metadata starts after its offset table");
-    check_corrupt(f.num_global_buffers >= 1, "file has no global buffers (the schema is global buffer 0)");
-
+    check_offset_tables(f, size);
     // Everything from the smallest metadata position to EOF, in at most one more read.
-    auto ensure = [&](uint64_t from) {
-      if (from < tail_start) {
-        Bytes more = io_->read_range({from, tail_start - from});
-        more.insert(more.end(), tail.begin(), tail.end());
-        tail = std::move(more);
-        tail_start = from;
-      }
-    };
-    auto view = [&](uint64_t pos, uint64_t len) {
-      ensure(pos);
-      return ByteView(tail).slice(pos - tail_start, len);
-    };
-    ensure(std::min(f.column_meta_start, f.global_buff_offsets_start));
+    tail.extend_to(std::min(f.column_meta_start, f.global_buff_offsets_start));
 
-    ByteView gbo = view(f.global_buff_offsets_start, f.num_global_buffers * kOffsetEntrySize);
-    for (uint32_t i = 0; i < f.num_global_buffers; ++i) {
-      io::ByteRange r{gbo.read<uint64_t>(i * 16), gbo.read<uint64_t>(i * 16 + 8)};
-      check_corrupt(r.offset <= size && r.length <= size - r.offset, "global buffer {} [{}, +{}) lies outside the file",
-                    i, r.offset, r.length);
-      global_buffers_.push_back(r);
-    }
+    global_buffers_ = read_offset_table(tail.view(f.global_buff_offsets_start, f.num_global_buffers * kOffsetEntrySize),
+                                        f.num_global_buffers);
+    for (size_t i = 0; i < global_buffers_.size(); ++i)
+      check_corrupt(inside_file(global_buffers_[i], size), "global buffer {} [{}, +{}) lies outside the file", i,
+                    global_buffers_[i].offset, global_buffers_[i].length);
     // Global buffer 0: the FileDescriptor (schema + row count).
     {
       const auto& r = global_buffers_[0];
       ::lance::file::FileDescriptor fd;
-      parse_proto(fd, view(r.offset, r.length), "the file descriptor (global buffer 0)");
+      parse_proto(fd, tail.view(r.offset, r.length), "the file descriptor (global buffer 0)");
       num_rows_ = fd.length();
       schema_ = schema_from_proto(fd.schema());
     }
 
-    ByteView cmo = view(f.column_meta_offsets_start, f.num_columns * kOffsetEntrySize);
+    const std::vector<io::ByteRange> column_metadata =
+        read_offset_table(tail.view(f.column_meta_offsets_start, f.num_columns * kOffsetEntrySize), f.num_columns);
     columns_.resize(f.num_columns);
-    const bool structural = f.version.is_structural();
-    for (uint32_t c = 0; c < f.num_columns; ++c) {
-      with_context(
-          [&] { return fmt::format("column {}", c); },
-          [&] {
-            ColumnInfo& col = columns_[c];
-            col.index = c;
-            col.metadata_range = {cmo.read<uint64_t>(c * 16), cmo.read<uint64_t>(c * 16 + 8)};
-            check_corrupt(
-                col.metadata_range.offset <= size && col.metadata_range.length <= size - col.metadata_range.offset,
-                "column metadata [{}, +{}) lies outside the file", col.metadata_range.offset,
-                col.metadata_range.length);
-            ::lance::file::v2::ColumnMetadata meta;
-            parse_proto(meta, view(col.metadata_range.offset, col.metadata_range.length), "column metadata");
-            check_corrupt(meta.buffer_offsets_size() == meta.buffer_sizes_size(),
-                          "column buffer offsets/sizes differ in count");
-            for (int i = 0; i < meta.buffer_offsets_size(); ++i) {
-              io::ByteRange r{meta.buffer_offsets(i), meta.buffer_sizes(i)};
-              check_corrupt(r.offset <= size && r.length <= size - r.offset, "column buffer {} lies outside the file",
-                            i);
-              col.buffers.push_back(r);
-            }
-            if (meta.encoding().has_direct()) {
-              ::lance::wire::AnyMessage any;
-              parse_proto(any,
-                          ByteView(reinterpret_cast<const uint8_t*>(meta.encoding().direct().encoding().data()),
-                                   meta.encoding().direct().encoding().size()),
-                          "column encoding");
-              parse_proto(col.encoding,
-                          ByteView(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size()),
-                          "column encoding");
-            }
-            uint64_t expected_priority = 0;
-            for (int p = 0; p < meta.pages_size(); ++p) {
-              with_context([&] { return fmt::format("page {}", p); },
-                           [&] {
-                             const auto& pm = meta.pages(p);
-                             PageInfo page;
-                             page.num_rows = pm.length();
-                             page.priority = pm.priority();
-                             check_corrupt(pm.buffer_offsets_size() == pm.buffer_sizes_size(),
-                                           "page buffer offsets/sizes differ in count");
-                             for (int i = 0; i < pm.buffer_offsets_size(); ++i) {
-                               io::ByteRange r{pm.buffer_offsets(i), pm.buffer_sizes(i)};
-                               check_corrupt(r.offset <= size && r.length <= size - r.offset,
-                                             "buffer {} [{}, +{}) lies outside the file ({} bytes)", i, r.offset,
-                                             r.length, size);
-                               page.buffers.push_back(r);
-                             }
-                             if (pm.encoding().has_indirect())
-                               throw_unsupported("deferred (indirect) page encodings are not supported");
-                             if (!pm.encoding().has_direct()) throw_corrupt("page has no encoding");
-                             ::lance::wire::AnyMessage any;
-                             const auto& enc = pm.encoding().direct().encoding();
-                             parse_proto(any, ByteView(reinterpret_cast<const uint8_t*>(enc.data()), enc.size()),
-                                         "page encoding");
-                             page.encoding_type_url = any.type_url();
-                             ByteView value(reinterpret_cast<const uint8_t*>(any.value().data()), any.value().size());
-                             std::string type = any_type_name(any.type_url());
-                             if (structural) {
-                               if (!type.empty() && type != "lance.encodings21.PageLayout")
-                                 throw_unsupported("page encoding '{}' in a {} file", type, f.version.to_string());
-                               auto layout = std::make_shared<::lance::encodings21::PageLayout>();
-                               parse_proto(*layout, value, "page layout");
-                               page.layout = std::move(layout);
-                               check_corrupt(page.priority == expected_priority,
-                                             "page starts at row {} but the previous pages end at row {}",
-                                             page.priority, expected_priority);
-                             } else {
-                               if (!type.empty() && type != "lance.encodings.ArrayEncoding")
-                                 throw_unsupported("page encoding '{}' in a 2.0 file", type);
-                               auto ae = std::make_shared<::lance::encodings::ArrayEncoding>();
-                               parse_proto(*ae, value, "array encoding");
-                               page.array_encoding = std::move(ae);
-                             }
-                             expected_priority += page.num_rows;
-                             col.pages.push_back(std::move(page));
-                           });
-            }
-          });
-    }
+    for (uint32_t c = 0; c < f.num_columns; ++c)
+      with_context([&] { return fmt::format("column {}", c); },
+                   [&] { columns_[c] = parse_column(c, column_metadata[c], tail, size, f.version); });
     map_fields_to_columns();
   });
 }

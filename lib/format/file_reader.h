@@ -71,11 +71,11 @@ struct ColumnInfo {
 /// An open Lance data file. Thread-safe after `open`.
 class FileReader {
  public:
-  /// Opens and validates `path`. Throws Error: io (cannot open/read), corrupt (not a Lance
-  /// file, truncated, offsets out of range), unsupported (versions this build does not read,
-  /// named in the message). Legacy v1 files (0.1/0.2) open too: they have no `columns()`;
-  /// their page table and batches are in `v1()`.
-  /// `stats` receives the counters of every read of this file (null: the file keeps its own).
+  /// Opens and validates the local file `path` (a file in an object store: open it through its
+  /// store, io/remote/stores.h, and pass the io::RandomAccessFile). Throws Error: io (cannot open/read), corrupt (not a
+  /// Lance file, truncated, offsets out of range), unsupported (versions this build does not read, named in the
+  /// message). Legacy v1 files (0.1/0.2) open too: they have no `columns()`; their page table and batches are in
+  /// `v1()`. `stats` receives the counters of every read of this file (null: the file keeps its own).
   static std::shared_ptr<FileReader> open(const std::string& path, io::IoOptions options = {},
                                           std::shared_ptr<ReadStats> stats = nullptr);
   /// Same, on an already opened file (e.g. an io::MemoryFile in tests).

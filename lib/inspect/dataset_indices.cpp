@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "inspect/text_table.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 namespace lance::inspect {
 

@@ -17,7 +17,7 @@ DatasetMeta inspect_dataset_meta(const dataset::Dataset& ds) {
   out.path = ds.path();
   out.version = ds.version();
   out.manifest = m.path;
-  for (const auto& loc : dataset::list_manifests(ds.path(), &ds.store())) out.versions.push_back(loc.version);
+  for (const auto& loc : dataset::list_manifests(ds.path(), ds.store())) out.versions.push_back(loc.version);
   out.data_storage_version = m.data_storage_version;
   out.writer = m.writer;
   out.num_rows = ds.num_rows();
@@ -45,7 +45,7 @@ DatasetMeta inspect_dataset_meta(const dataset::Dataset& ds) {
   };
   for (const auto& f : ds.schema().fields) walk(f, "");
   try {
-    out.indices = describe_indices(ds, dataset::parse_indices(dataset::read_manifest_file(m.path, &ds.store())));
+    out.indices = describe_indices(ds, dataset::parse_indices(dataset::read_manifest_file(m.path, ds.store())));
   } catch (const Error& e) {
     out.indices_error = e.what();
   }

@@ -196,28 +196,162 @@ std::vector<std::string> layout_buffer_roles(const LayoutDesc& layout, size_t n)
   return roles;
 }
 
-PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filter) {
-  const auto columns = map_columns(file);
-  const bool structural = file.version().is_structural();
-  const double file_size = static_cast<double>(std::max<uint64_t>(file.file_size(), 1));
+namespace {
 
+/// Throws Error(usage) for a name in `filter.columns` that selects no column, with the
+/// closest column or struct path as a hint.
+void check_selected_columns(const format::FileReader& file, const std::vector<ColumnField>& columns,
+                            const PageFilter& filter) {
   for (const auto& name : filter.columns) {
     bool found =
         std::any_of(columns.begin(), columns.end(), [&](const ColumnField& cf) { return path_selected(cf, {name}); });
-    if (!found) {
-      std::string known;
-      std::vector<std::string> paths;
-      for (const auto& cf : columns) {
-        known += (known.empty() ? "" : ", ") + cf.path;
-        paths.push_back(cf.path);
-        for (size_t dot = cf.path.find('.'); dot != std::string::npos; dot = cf.path.find('.', dot + 1))
-          paths.push_back(cf.path.substr(0, dot));  // the struct fields above the column
+    if (found) continue;
+    std::string known;
+    std::vector<std::string> paths;
+    for (const auto& cf : columns) {
+      known += (known.empty() ? "" : ", ") + cf.path;
+      paths.push_back(cf.path);
+      for (size_t dot = cf.path.find('.'); dot != std::string::npos; dot = cf.path.find('.', dot + 1))
+        paths.push_back(cf.path.substr(0, dot));  // the struct fields above the column
+    }
+    std::string hint = closest_name(name, paths);
+    if (!hint.empty()) throw_usage("no column '{}' in {}; did you mean '{}'?", name, file.path(), hint);
+    throw_usage("no column '{}' in {} (columns: {})", name, file.path(), known);
+  }
+}
+
+/// Sets `pd.decoded_bytes` and `pd.compression_ratio` of a page of `bits`-wide values
+/// whose value slots the layout states.
+void set_decoded_size(PageDesc& pd, uint64_t bits, uint64_t page_bytes, bool structural) {
+  auto slots = value_slots(pd.layout, pd.num_rows, structural);
+  if (!slots) return;
+  // ceil(slots × bits / 8) without overflowing for absurd counts from a bad file
+  const long double decoded = (static_cast<long double>(*slots) * bits + 7) / 8;
+  if (decoded >= static_cast<long double>(std::numeric_limits<uint64_t>::max())) return;
+  pd.decoded_bytes = static_cast<uint64_t>(decoded);
+  if (page_bytes > 0) pd.compression_ratio = static_cast<double>(*pd.decoded_bytes) / static_cast<double>(page_bytes);
+}
+
+/// Page `p` of column `column`: its layout (or 2.0 array encoding), buffers with their
+/// roles, bytes and, for fixed-width values of `bits` (0: not fixed-width), decoded size.
+PageDesc describe_page(const format::PageInfo& page, uint32_t column, size_t p, uint64_t first_row, uint64_t bits,
+                       bool structural, double file_size) {
+  uint64_t page_bytes = 0;
+  for (const auto& b : page.buffers) page_bytes += b.length;
+  PageDesc pd;
+  pd.column = column;
+  pd.page = static_cast<uint32_t>(p);
+  pd.first_row = first_row;
+  pd.num_rows = page.num_rows;
+  std::vector<std::string> roles;
+  if (page.layout) {
+    pd.layout = describe_layout(*page.layout, page.buffers.size());
+    roles = layout_buffer_roles(pd.layout, page.buffers.size());
+  } else if (page.array_encoding) {
+    pd.layout.name = "array-encoding";
+    pd.layout.array_encoding = describe_array_encoding(*page.array_encoding);
+    roles = array_encoding_buffer_roles(*page.array_encoding, page.buffers.size());
+  } else {
+    pd.layout.name = "unknown";
+    roles.assign(page.buffers.size(), "buffer");
+  }
+  for (size_t i = 0; i < page.buffers.size(); ++i)
+    pd.buffers.push_back({static_cast<uint32_t>(i), roles[i], page.buffers[i].offset, page.buffers[i].length});
+  pd.bytes = page_bytes;
+  pd.share = static_cast<double>(page_bytes) / file_size;
+  if (pd.layout.mini_block && pd.layout.mini_block->dictionary && page.buffers.size() > 2)
+    pd.layout.mini_block->dictionary->bytes = page.buffers[2].length;
+  if (bits > 0) set_decoded_size(pd, bits, page_bytes, structural);
+  return pd;
+}
+
+/// The column of `cf` with its column buffers and the pages `filter` selects; its bytes
+/// count every page.
+ColumnPages describe_column(const format::FileReader& file, const ColumnField& cf, const PageFilter& filter) {
+  const format::ColumnInfo& info = file.columns()[cf.column];
+  const bool structural = file.version().is_structural();
+  const double file_size = static_cast<double>(std::max<uint64_t>(file.file_size(), 1));
+  ColumnPages cp;
+  cp.column = cf.column;
+  cp.path = cf.path;
+  cp.field_id = cf.field ? cf.field->id : -1;
+  cp.arrow_type = cf.field && cf.field->arrow && cf.field->arrow->type ? cf.field->arrow->type->to_string() : "";
+  cp.column_encoding = column_encoding_name(info.encoding);
+  cp.num_pages = info.pages.size();
+  for (size_t i = 0; i < info.buffers.size(); ++i) {
+    cp.column_buffers.push_back(
+        {static_cast<uint32_t>(i), "column buffer", info.buffers[i].offset, info.buffers[i].length});
+    cp.bytes += info.buffers[i].length;
+  }
+  const uint64_t bits =
+      cf.field && cf.field->arrow && cf.field->arrow->type ? fixed_value_bits(*cf.field->arrow->type) : 0;
+
+  uint64_t first_row = 0;
+  for (size_t p = 0; p < info.pages.size(); ++p) {
+    const format::PageInfo& page = info.pages[p];
+    for (const auto& b : page.buffers) cp.bytes += b.length;
+    const uint64_t this_first = first_row;
+    first_row += page.num_rows;
+    if (filter.page && p != *filter.page) continue;
+    cp.pages.push_back(describe_page(page, cf.column, p, this_first, bits, structural, file_size));
+  }
+  cp.share = static_cast<double>(cp.bytes) / file_size;
+  return cp;
+}
+
+/// Fills `MiniBlockDesc::chunks` of every mini-block page of `report`, from one request for
+/// all their chunk metadata and repetition indexes. A page whose metadata cannot be read or
+/// parsed gets an `error` instead.
+void read_chunk_metadata(const format::FileReader& file, PagesReport& report) {
+  struct Pending {
+    PageDesc* page;
+    size_t first_range;
+    bool has_rep_index;
+    uint64_t data_size;
+  };
+  std::vector<Pending> pending;
+  std::vector<io::ByteRange> ranges;
+  for (auto& cp : report.columns) {
+    const format::ColumnInfo& info = file.columns()[cp.column];
+    for (auto& pd : cp.pages) {
+      MiniBlockDesc* mb = mini_block_of(pd.layout);
+      if (!mb) continue;
+      const auto& bufs = info.pages[pd.page].buffers;
+      const bool has_rep_index = mb->repetition_index_depth > 0;
+      const size_t needed = 2 + (mb->dictionary ? 1 : 0) + (has_rep_index ? 1 : 0);
+      if (bufs.size() < needed) {
+        pd.error = fmt::format("mini-block page has {} buffers, expected {}", bufs.size(), needed);
+        continue;
       }
-      std::string hint = closest_name(name, paths);
-      if (!hint.empty()) throw_usage("no column '{}' in {}; did you mean '{}'?", name, file.path(), hint);
-      throw_usage("no column '{}' in {} (columns: {})", name, file.path(), known);
+      pending.push_back({&pd, ranges.size(), has_rep_index, bufs[1].length});
+      ranges.push_back(bufs[0]);
+      if (has_rep_index) ranges.push_back(bufs[needed - 1]);
     }
   }
+  if (ranges.empty()) return;
+  std::vector<Bytes> parts = with_context(file.path(), [&] { return file.io().read(ranges, 0); });
+  for (const auto& p : pending) {
+    MiniBlockDesc& mb = *mini_block_of(p.page->layout);
+    try {
+      const Bytes empty;
+      auto chunks =
+          structural::parse_miniblock_chunks(parts[p.first_range], mb.has_large_chunk, mb.num_items, p.data_size,
+                                             p.has_rep_index ? ByteView(parts[p.first_range + 1]) : ByteView(empty),
+                                             mb.repetition_index_depth, p.page->num_rows);
+      std::vector<uint64_t> sizes, values;
+      for (const auto& c : chunks) sizes.push_back(c.size), values.push_back(c.num_values);
+      mb.chunks = ChunkStats{chunks.size(), stats_of(sizes), stats_of(values)};
+    } catch (const Error& e) {
+      p.page->error = std::string("chunk metadata: ") + e.what();
+    }
+  }
+}
+
+}  // namespace
+
+PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filter) {
+  const auto columns = map_columns(file);
+  check_selected_columns(file, columns, filter);
 
   PagesReport report;
   report.path = file.path();
@@ -228,124 +362,16 @@ PagesReport inspect_pages(const format::FileReader& file, const PageFilter& filt
   uint64_t max_pages = 0;
   for (const auto& cf : columns) {
     if (!path_selected(cf, filter.columns)) continue;
-    const format::ColumnInfo& info = file.columns()[cf.column];
-    max_pages = std::max<uint64_t>(max_pages, info.pages.size());
-    if (filter.page && *filter.page >= info.pages.size()) continue;
-
-    ColumnPages cp;
-    cp.column = cf.column;
-    cp.path = cf.path;
-    cp.field_id = cf.field ? cf.field->id : -1;
-    cp.arrow_type = cf.field && cf.field->arrow && cf.field->arrow->type ? cf.field->arrow->type->to_string() : "";
-    cp.column_encoding = column_encoding_name(info.encoding);
-    cp.num_pages = info.pages.size();
-    for (size_t i = 0; i < info.buffers.size(); ++i) {
-      cp.column_buffers.push_back(
-          {static_cast<uint32_t>(i), "column buffer", info.buffers[i].offset, info.buffers[i].length});
-      cp.bytes += info.buffers[i].length;
-    }
-    const uint64_t bits =
-        cf.field && cf.field->arrow && cf.field->arrow->type ? fixed_value_bits(*cf.field->arrow->type) : 0;
-
-    uint64_t first_row = 0;
-    for (size_t p = 0; p < info.pages.size(); ++p) {
-      const format::PageInfo& page = info.pages[p];
-      uint64_t page_bytes = 0;
-      for (const auto& b : page.buffers) page_bytes += b.length;
-      cp.bytes += page_bytes;
-      const uint64_t this_first = first_row;
-      first_row += page.num_rows;
-      if (filter.page && p != *filter.page) continue;
-
-      PageDesc pd;
-      pd.column = cf.column;
-      pd.page = static_cast<uint32_t>(p);
-      pd.first_row = this_first;
-      pd.num_rows = page.num_rows;
-      std::vector<std::string> roles;
-      if (page.layout) {
-        pd.layout = describe_layout(*page.layout, page.buffers.size());
-        roles = layout_buffer_roles(pd.layout, page.buffers.size());
-      } else if (page.array_encoding) {
-        pd.layout.name = "array-encoding";
-        pd.layout.array_encoding = describe_array_encoding(*page.array_encoding);
-        roles = array_encoding_buffer_roles(*page.array_encoding, page.buffers.size());
-      } else {
-        pd.layout.name = "unknown";
-        roles.assign(page.buffers.size(), "buffer");
-      }
-      for (size_t i = 0; i < page.buffers.size(); ++i)
-        pd.buffers.push_back({static_cast<uint32_t>(i), roles[i], page.buffers[i].offset, page.buffers[i].length});
-      pd.bytes = page_bytes;
-      pd.share = static_cast<double>(page_bytes) / file_size;
-      if (pd.layout.mini_block && pd.layout.mini_block->dictionary && page.buffers.size() > 2)
-        pd.layout.mini_block->dictionary->bytes = page.buffers[2].length;
-      if (bits > 0) {
-        if (auto slots = value_slots(pd.layout, page.num_rows, structural)) {
-          // ceil(slots × bits / 8) without overflowing for absurd counts from a bad file
-          const long double decoded = (static_cast<long double>(*slots) * bits + 7) / 8;
-          if (decoded < static_cast<long double>(std::numeric_limits<uint64_t>::max())) {
-            pd.decoded_bytes = static_cast<uint64_t>(decoded);
-            if (page_bytes > 0)
-              pd.compression_ratio = static_cast<double>(*pd.decoded_bytes) / static_cast<double>(page_bytes);
-          }
-        }
-      }
-      cp.pages.push_back(std::move(pd));
-    }
-    cp.share = static_cast<double>(cp.bytes) / file_size;
-    report.columns.push_back(std::move(cp));
+    const size_t num_pages = file.columns()[cf.column].pages.size();
+    max_pages = std::max<uint64_t>(max_pages, num_pages);
+    if (filter.page && *filter.page >= num_pages) continue;
+    report.columns.push_back(describe_column(file, cf, filter));
   }
   if (filter.page && report.columns.empty())
     throw_usage("page {} does not exist: the selected columns have {} page{} at most", *filter.page, max_pages,
                 max_pages == 1 ? "" : "s");
 
-  if (filter.read_chunk_metadata) {
-    // One request for every selected mini-block page: its chunk metadata and repetition index.
-    struct Pending {
-      PageDesc* page;
-      size_t first_range;
-      bool has_rep_index;
-      uint64_t data_size;
-    };
-    std::vector<Pending> pending;
-    std::vector<io::ByteRange> ranges;
-    for (auto& cp : report.columns) {
-      const format::ColumnInfo& info = file.columns()[cp.column];
-      for (auto& pd : cp.pages) {
-        MiniBlockDesc* mb = mini_block_of(pd.layout);
-        if (!mb) continue;
-        const auto& bufs = info.pages[pd.page].buffers;
-        const bool has_rep_index = mb->repetition_index_depth > 0;
-        const size_t needed = 2 + (mb->dictionary ? 1 : 0) + (has_rep_index ? 1 : 0);
-        if (bufs.size() < needed) {
-          pd.error = fmt::format("mini-block page has {} buffers, expected {}", bufs.size(), needed);
-          continue;
-        }
-        pending.push_back({&pd, ranges.size(), has_rep_index, bufs[1].length});
-        ranges.push_back(bufs[0]);
-        if (has_rep_index) ranges.push_back(bufs[needed - 1]);
-      }
-    }
-    if (!ranges.empty()) {
-      std::vector<Bytes> parts = with_context(file.path(), [&] { return file.io().read(ranges, 0); });
-      for (const auto& p : pending) {
-        MiniBlockDesc& mb = *mini_block_of(p.page->layout);
-        try {
-          const Bytes empty;
-          auto chunks =
-              structural::parse_miniblock_chunks(parts[p.first_range], mb.has_large_chunk, mb.num_items, p.data_size,
-                                                 p.has_rep_index ? ByteView(parts[p.first_range + 1]) : ByteView(empty),
-                                                 mb.repetition_index_depth, p.page->num_rows);
-          std::vector<uint64_t> sizes, values;
-          for (const auto& c : chunks) sizes.push_back(c.size), values.push_back(c.num_values);
-          mb.chunks = ChunkStats{chunks.size(), stats_of(sizes), stats_of(values)};
-        } catch (const Error& e) {
-          p.page->error = std::string("chunk metadata: ") + e.what();
-        }
-      }
-    }
-  }
+  if (filter.read_chunk_metadata) read_chunk_metadata(file, report);
   return report;
 }
 

@@ -13,6 +13,7 @@
 #include "dataset/transaction.h"
 #include "inspect/text_table.h"
 #include "io/object_store.h"
+#include "io/remote/stores.h"
 
 namespace lance::inspect {
 
@@ -29,11 +30,11 @@ std::string format_time_ns(int64_t ns) {
 VersionsReport inspect_versions(const std::string& dir, const read::ReaderOptions& options) {
   VersionsReport r;
   r.path = dir;
-  const auto store = io::store_for(dir, options.storage);
-  const auto locations = dataset::list_manifests(dir, store.get());
+  const auto store = io::store_for(dir, options.storage, options.stats);
+  const auto locations = dataset::list_manifests(dir, *store);
   if (locations.empty())
     throw_corrupt("{}: no manifest in {}/ (not a committed Lance dataset?)", dir, dataset::kVersionsDir);
-  const auto tags = dataset::list_tags(dir, store.get());
+  const auto tags = dataset::list_tags(dir, *store);
   std::exception_ptr first_error;  // rethrown when no version could be read at all
   for (const auto& loc : locations) {
     VersionEntry e;
@@ -41,7 +42,7 @@ VersionsReport inspect_versions(const std::string& dir, const read::ReaderOption
     for (const auto& t : tags)
       if (t.version == loc.version && t.branch.empty()) e.tags.push_back(t.name);
     try {
-      const dataset::ManifestFile mf = dataset::read_manifest_file(loc.path, store.get());
+      const dataset::ManifestFile mf = dataset::read_manifest_file(loc.path, *store);
       if (mf.proto.has_timestamp())
         e.timestamp_ns = mf.proto.timestamp().seconds() * 1000000000 + mf.proto.timestamp().nanos();
       if (!mf.proto.writer_version().library().empty())
@@ -49,7 +50,7 @@ VersionsReport inspect_versions(const std::string& dir, const read::ReaderOption
       e.num_indices = dataset::parse_indices(mf).size();
       std::optional<dataset::TransactionInfo> t;
       try {
-        t = dataset::read_transaction(dir, mf, store.get());
+        t = dataset::read_transaction(dir, mf, *store);
       } catch (const Error& txn_err) {
         // A transaction file that cannot be read (old writers' _transactions/ are often
         // cleaned up) leaves the operation unknown; the version itself is still described.

@@ -5,7 +5,7 @@
 // "s3://bucket/db/t.lance/data/x.lance", "https://host/f.lance?X-Amz-Signature=…".
 //
 // Usage:
-//   auto store = io::store_for("s3://bucket/t.lance", storage);  // storage: io::StorageOptions
+//   auto store = io::store_for("s3://bucket/t.lance", storage, stats);  // io/remote/stores.h
 //   for (auto& e : store->list("s3://bucket/t.lance/_versions")) ...   // names in that directory
 //   Bytes manifest = store->read_all("s3://bucket/t.lance/_versions/1.manifest");
 //   auto file = store->open("s3://bucket/t.lance/data/x.lance");      // one tail GET
@@ -20,7 +20,6 @@
 #include "common/bytes.h"
 #include "io/file.h"
 #include "io/scheduler.h"
-#include "io/storage_options.h"
 
 namespace lance::io {
 
@@ -29,6 +28,18 @@ struct ListEntry {
   std::string name;   ///< the last path component (no '/')
   uint64_t size = 0;  ///< bytes (0 for directories)
   bool is_dir = false;
+};
+
+/// The costs of a store's requests, as the read-ahead decisions (lib/read/read_ahead.h) need
+/// them; like Arrow's io::CacheOptions::MakeFromNetworkMetrics, from the store's settings
+/// (StorageOptions). All zero for the local file system: nothing is read ahead.
+struct NetworkModel {
+  bool remote = false;              ///< requests cost a round trip (an object store, a web server)
+  uint64_t round_trip_bytes = 0;    ///< bytes a transfer moves in the time of one round trip
+  uint64_t tail_read_size = 0;      ///< bytes of a file's end its opening GET fetches
+  uint64_t whole_file_limit = 0;    ///< largest file an open may fetch whole (in concurrent pieces)
+  uint64_t coalesce_gap = 0;        ///< holes up to this many bytes are read rather than split into two requests
+  unsigned requests_in_flight = 0;  ///< concurrent requests the store's I/O pool runs
 };
 
 class ObjectStore {
@@ -82,16 +93,9 @@ class ObjectStore {
   /// largest request and parallelism (remote stores derive them from StorageOptions).
   virtual IoOptions tune(IoOptions base) const { return base; }
 
-  /// Remote stores: the largest file a read that needs all of it fetches when it opens the
-  /// file (in concurrent pieces); 0 for local files.
-  virtual uint64_t whole_file_limit() const { return 0; }
-  /// Remote stores: how much of a file's end the opening GET fetches
-  /// (StorageOptions::effective_tail_read_size); 0 for local files.
-  virtual uint64_t tail_read_size() const { return 0; }
-  /// Remote stores: the coalescing gap (StorageOptions::effective_coalesce_gap); 0 for local files.
-  virtual uint64_t coalesce_gap() const { return 0; }
-  /// Remote stores: bytes one round trip is worth (StorageOptions::round_trip_bytes); 0 for local files.
-  virtual uint64_t round_trip_bytes() const { return 0; }
+  /// What a request to this store costs and how it fetches (read::read_ahead decides from it
+  /// what to fetch before it is needed). The local store's model is all zeros: nothing ahead.
+  virtual NetworkModel network_model() const { return {}; }
 };
 
 /// The local file system (pread, std::filesystem).
@@ -105,18 +109,7 @@ class LocalStore final : public ObjectStore {
   Bytes read_all(const std::string& path) const override;
 };
 
-/// The store for `path`'s scheme: LocalStore for local paths, an S3 store for s3://, an HTTP
-/// store for http(s)://, configured by `options`. Throws Error(usage) for unknown schemes and
-/// bad settings (e.g. an http:// endpoint without allow_http).
-std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOptions& options);
-/// Same, with default StorageOptions (AWS, credentials unset: unsigned requests).
-std::shared_ptr<ObjectStore> store_for(const std::string& path);
-
-/// `store` itself when given (not owned: the caller keeps it alive), else `store_for(path)` with
-/// default options. For functions that take an optional store so that local callers need none.
-std::shared_ptr<const ObjectStore> store_or_default(const ObjectStore* store, const std::string& path);
-
-/// Opens one file through its store (default options).
-std::shared_ptr<RandomAccessFile> open_file(const std::string& path);
+/// The process's one LocalStore (for callers that read local files only: tests, tools).
+const LocalStore& local_store();
 
 }  // namespace lance::io

@@ -16,8 +16,8 @@
 #include <optional>
 
 #include "common/read_stats.h"
+#include "io/remote/storage_options.h"
 #include "io/scheduler.h"
-#include "io/storage_options.h"
 #include "read/decode_pool.h"
 
 namespace lance::read {

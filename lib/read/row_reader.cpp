@@ -6,7 +6,7 @@
 
 #include "array/take.h"
 #include "common/finally.h"
-#include "io/uri.h"
+#include "io/remote/uri.h"
 #include "read/decode_pool.h"
 #include "read/field_reader.h"
 

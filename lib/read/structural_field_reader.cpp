@@ -65,12 +65,13 @@ class StructuralFieldReader final : public FieldReader {
     if (!p.ranges.empty())
       for (auto& c : columns_) c->release_before(p.ranges.front().begin);
     return with_context([&] { return fmt::format("{}: field '{}'", file_->path(), field_->name); },
-                        [&] { return structural::assemble_field(*field_, leaves, p.num_rows); });
+                        [&] { return structural::assemble_field(*field_, leaves, p.num_rows, &level_plans_); });
   }
 
  private:
   std::shared_ptr<format::FileReader> file_;
   std::shared_ptr<const format::LanceField> field_;
+  mutable structural::LevelPlans level_plans_;  ///< built once per field, shared by its batches (thread-safe)
   FieldPtr output_;
   std::vector<std::unique_ptr<ColumnReader>> columns_;
 };

@@ -141,10 +141,12 @@ struct LeafState {
 
 class Assembler {
  public:
-  explicit Assembler(std::vector<LeafData>& leaves) {
-    for (auto& l : leaves) {
+  Assembler(std::vector<LeafData>& leaves, LevelPlans* plans) {
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      LeafData& l = leaves[i];
       LeafState s{&l, {}};
-      s.layers = unravel(l.layers, l.rep, l.def, l.num_levels());
+      s.layers = plans ? unravel(*plans->get(i, l.layers), l.rep, l.def, l.num_levels())
+                       : unravel(l.layers, l.rep, l.def, l.num_levels());
       states_.push_back(std::move(s));
     }
   }
@@ -213,8 +215,22 @@ class Assembler {
 
 }  // namespace
 
-ArrayPtr assemble_field(const format::LanceField& field, std::vector<LeafData>& leaves, uint64_t num_rows) {
-  Assembler asm_(leaves);
+std::shared_ptr<const LevelPlan> LevelPlans::get(size_t leaf, const std::vector<RepDefLayer>& layers) {
+  {
+    std::lock_guard lock(mutex_);
+    if (leaf < plans_.size() && plans_[leaf] && plans_[leaf]->inner_first == layers) return plans_[leaf];
+  }
+  // Built outside the lock: two batches that both miss build the same plan, one is kept.
+  auto plan = std::make_shared<const LevelPlan>(layers);
+  std::lock_guard lock(mutex_);
+  if (leaf >= plans_.size()) plans_.resize(leaf + 1);
+  plans_[leaf] = plan;
+  return plan;
+}
+
+ArrayPtr assemble_field(const format::LanceField& field, std::vector<LeafData>& leaves, uint64_t num_rows,
+                        LevelPlans* plans) {
+  Assembler asm_(leaves, plans);
   ArrayPtr a = asm_.build(field, output_type(field.arrow->type), 0);
   check_corrupt(asm_.consumed() == leaves.size(), "field '{}' used {} of {} columns", field.name, asm_.consumed(),
                 leaves.size());

@@ -1,20 +1,19 @@
 // io::RemoteFile against the real store (Ceph RGW): the whole-file open and the read-ahead of
-// announced units, request by request (io::NetStats counts every HTTP request of the process).
+// announced units, request by request (counted in the ReadStats every test client here shares).
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <fstream>
 
 #include "cli_env.h"
-#include "io/http_client.h"
-#include "io/net_stats.h"
-#include "io/remote_file.h"
+#include "common/read_stats.h"
+#include "io/remote/http_client.h"
+#include "io/remote/remote_file.h"
 #include "s3_env.h"
 
 using namespace lance::testing;
 using lance::io::ByteRange;
 using lance::io::HttpClient;
-using lance::io::NetStats;
 using lance::io::RemoteFile;
 
 namespace {
@@ -24,6 +23,12 @@ const char* kObject = "data/fixtures/index.json";
 
 std::string local_bytes() { return read_text(source_path(kObject)); }
 
+/// The counters every client() counts into.
+const std::shared_ptr<lance::ReadStats>& stats() {
+  static const auto s = std::make_shared<lance::ReadStats>();
+  return s;
+}
+
 std::shared_ptr<const HttpClient> client() {
   lance::io::StorageOptions o;
   o.endpoint = s3().endpoint;
@@ -31,7 +36,7 @@ std::shared_ptr<const HttpClient> client() {
   o.access_key_id = s3().key;
   o.secret_access_key = s3().secret;
   o.region = "us-east-1";
-  return std::make_shared<HttpClient>(o, true, true);
+  return std::make_shared<HttpClient>(o, true, true, stats());
 }
 
 std::string url() { return s3().endpoint + "/" + s3().bucket + "/" + kObject; }
@@ -42,7 +47,7 @@ std::string read(const RemoteFile& f, uint64_t offset, uint64_t length) {
   return out;
 }
 
-uint64_t requests() { return NetStats::global().requests.load(); }
+uint64_t requests() { return stats()->http_requests.load(); }
 
 }  // namespace
 

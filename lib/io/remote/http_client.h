@@ -1,15 +1,18 @@
 // HTTP requests over libcurl, with AWS SigV4 signing, retries and time bounds: the transport
-// of the S3 and plain-HTTP stores (io/s3_store.h). Requests lease curl handles from a
+// of the S3 and plain-HTTP stores (io/remote/s3_store.h). Requests lease curl handles from a
 // process-wide pool, so open connections are reused by whichever thread asks next.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "common/bytes.h"
-#include "io/storage_options.h"
+#include "common/read_stats.h"
+#include "io/remote/storage_options.h"
 
 namespace lance::io {
 
@@ -43,8 +46,10 @@ struct HttpResponse {
 class HttpClient {
  public:
   /// `sign`: SigV4 with the options' credentials and region; else unsigned. `s3`: the target
-  /// is an S3 API (error hints mention credentials), else a plain web server.
-  HttpClient(const StorageOptions& options, bool sign, bool s3 = true);
+  /// is an S3 API (error hints mention credentials), else a plain web server. `stats` (may be
+  /// null) receives the network counters: http_requests (every attempt), http_bytes (response
+  /// bodies), http_retries and network_wait_ns.
+  HttpClient(const StorageOptions& options, bool sign, bool s3 = true, std::shared_ptr<ReadStats> stats = nullptr);
 
   /// Performs `req`, retrying timeouts, connection failures, short bodies, 5xx, 429 and
   /// SlowDown with capped exponential backoff and full jitter, within the retry budget.
@@ -57,9 +62,17 @@ class HttpClient {
   [[noreturn]] void fail(const HttpRequest& req, const HttpResponse& resp) const;
 
  private:
+  /// After failed attempt `attempt` (0-based), `retrying` into the request: throws Error(io)
+  /// when the retry budget (max_retries, retry_deadline) is spent, else logs and sleeps the
+  /// capped exponential backoff with full jitter.
+  void backoff(const HttpRequest& req, const std::string& problem, unsigned attempt,
+               std::chrono::steady_clock::duration retrying,
+               std::chrono::steady_clock::time_point retry_deadline) const;
+
   StorageOptions options_;
   bool sign_;
   bool s3_;
+  std::shared_ptr<ReadStats> stats_;
   std::string sigv4_;  ///< "aws:amz:REGION:s3"
 };
 

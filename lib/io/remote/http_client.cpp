@@ -1,4 +1,4 @@
-#include "io/http_client.h"
+#include "io/remote/http_client.h"
 
 #include <atomic>
 #include <chrono>
@@ -12,14 +12,9 @@
 #include <spdlog/spdlog.h>
 
 #include "common/cancel.h"
-#include "io/net_stats.h"
+#include "common/read_stats.h"
 
 namespace lance::io {
-
-NetStats& NetStats::global() {
-  static NetStats s;
-  return s;
-}
 
 namespace {
 
@@ -103,6 +98,7 @@ struct Transfer {
   bool error_body = false;
   Clock::time_point deadline{};  ///< overall deadline (max = none)
   bool deadline_hit = false;
+  ReadStats* stats = nullptr;  ///< counts the body bytes (http_bytes); null: not counted
 };
 
 std::string trim(std::string s) {
@@ -155,7 +151,7 @@ size_t on_body(char* data, size_t size, size_t nmemb, void* user) {
   const size_t n = size * nmemb;
   long status = 0;
   curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
-  NetStats::global().bytes += n;
+  if (t->stats) t->stats->http_bytes += n;
   const HttpRequest& req = *t->req;
   if (status >= 200 && status < 300 && req.expect && req.out) {
     if (t->got + n > *req.expect) {
@@ -263,9 +259,115 @@ void warn_long_retry(const std::string& display, const std::string& problem, Clo
       "timeout; -v logs every retry)",
       display, std::chrono::duration<double>(retrying).count(), problem, retry_timeout_ms / 1000.0);
 }
+
+/// The request headers of one attempt (the strings outlive the list that points at them).
+struct RequestHeaders {
+  std::string range, token;
+  curl_slist* list = nullptr;
+  RequestHeaders() = default;
+  RequestHeaders(const RequestHeaders&) = delete;
+  RequestHeaders& operator=(const RequestHeaders&) = delete;
+  ~RequestHeaders() { curl_slist_free_all(list); }
+};
+
+/// Sets every option of one attempt of `req` on the (reset) handle `h`: URL, Range and SigV4
+/// headers (`sigv4`: CURLOPT_AWS_SIGV4's provider string, empty = unsigned), time bounds, the
+/// callbacks writing into `t`, and redirects for unsigned requests.
+void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, const std::string& sigv4, Transfer& t,
+                  RequestHeaders& headers, char* errbuf) {
+  if (req.range) {
+    headers.range = "Range: bytes=" + *req.range;
+    headers.list = curl_slist_append(headers.list, headers.range.c_str());
+  }
+  if (!sigv4.empty()) {
+    headers.list = curl_slist_append(headers.list, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+    if (!o.session_token.empty()) {
+      headers.token = "x-amz-security-token: " + o.session_token;
+      headers.list = curl_slist_append(headers.list, headers.token.c_str());
+    }
+    curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
+    curl_easy_setopt(h, CURLOPT_USERNAME, o.access_key_id.c_str());
+    curl_easy_setopt(h, CURLOPT_PASSWORD, o.secret_access_key.c_str());
+  }
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(h, CURLOPT_SHARE, shared_state());
+  curl_easy_setopt(h, CURLOPT_URL, req.url.c_str());
+  if (req.head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.list);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(o.connect_timeout_ms));
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(o.request_timeout_ms));
+  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+  curl_easy_setopt(h, CURLOPT_USERAGENT, "lance-cli");
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (sigv4.empty()) {  // web servers and presigned URLs often redirect; a signature would not survive one
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  }
+}
+
+/// Judges one finished attempt: nullopt when `t.resp` is the final response (any status the
+/// caller judges), else what went wrong, to retry. Throws Error(io) naming `req.display` for
+/// failures no retry can mend (a refused Range, an oversized body, a non-retryable curl error,
+/// the overall deadline), Cancelled after a stop signal.
+std::optional<std::string> retry_reason(CURLcode rc, long status, const Transfer& t, const HttpRequest& req,
+                                        const char* errbuf, uint64_t overall_timeout_ms) {
+  if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_signal() != 0) throw Cancelled(cancel_signal());
+  if (rc == CURLE_ABORTED_BY_CALLBACK && t.deadline_hit)
+    throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
+             overall_timeout_ms);
+  if (rc == CURLE_WRITE_ERROR && t.overflow && status == 200 && req.range)
+    throw_io(
+        "{}: the server answered a Range request with the whole file (HTTP 200, not 206 Partial Content); "
+        "reading a Lance file needs a server that serves byte ranges",
+        req.display);
+  if (rc == CURLE_WRITE_ERROR && t.overflow) {
+    if (status >= 200 && status < 300 && !req.expect)
+      throw_io("{}: response larger than {} bytes", req.display, req.max_body);
+    return "the server sent a longer body than requested";
+  }
+  if (rc != CURLE_OK) {
+    std::string problem = fmt::format("{} (curl error {}{}{})", curl_easy_strerror(rc), static_cast<int>(rc),
+                                      errbuf[0] ? ": " : "", errbuf);
+    if (!retryable_curl(rc)) throw_io("{}: {}", req.display, problem);
+    return problem;
+  }
+  if (retryable_status(status, t.resp)) {
+    const std::string code = t.resp.error_code();
+    return code.empty() ? fmt::format("HTTP {}", status) : fmt::format("HTTP {} {}", status, code);
+  }
+  if (status < 200 || status >= 300 || req.head) return std::nullopt;
+  // Short bodies: the received length must match what the headers (and the request) promise.
+  const uint64_t got = t.got;
+  if (t.resp.content_length && got != *t.resp.content_length)
+    return fmt::format("short body ({} of {} bytes)", got, *t.resp.content_length);
+  if (t.resp.content_range && got != t.resp.content_range->last - t.resp.content_range->first + 1)
+    return fmt::format("short body ({} bytes for Content-Range {}-{})", got, t.resp.content_range->first,
+                       t.resp.content_range->last);
+  // (With a Content-Range the body matches it: a range other than the one asked for is the
+  // caller's to judge, e.g. a file shorter than a manifest says.)
+  if (req.expect && req.out && got != *req.expect && status == 206 && !t.resp.content_range)
+    return fmt::format("short body ({} of {} bytes)", got, *req.expect);
+  return std::nullopt;
+}
+
+uint64_t nanos_since(Clock::time_point t0) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+}
+
 }  // namespace
 
-HttpClient::HttpClient(const StorageOptions& options, bool sign, bool s3) : options_(options), sign_(sign), s3_(s3) {
+HttpClient::HttpClient(const StorageOptions& options, bool sign, bool s3, std::shared_ptr<ReadStats> stats)
+    : options_(options), sign_(sign), s3_(s3), stats_(std::move(stats)) {
   process_start();
   const std::string region = options_.region.empty() ? "us-east-1" : options_.region;
   sigv4_ = "aws:amz:" + region + ":s3";
@@ -277,8 +379,6 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
   const auto overall = options_.overall_timeout_ms
                            ? process_start() + std::chrono::milliseconds(options_.overall_timeout_ms)
                            : Clock::time_point::max();
-  auto& stats = NetStats::global();
-  std::string last_problem;
   for (unsigned attempt = 0;; ++attempt) {
     check_cancelled();
     if (Clock::now() > overall)
@@ -291,55 +391,15 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     t.req = &req;
     t.curl = h;
     t.deadline = overall;
-    curl_slist* headers = nullptr;
-    std::string range_header;
-    if (req.range) {
-      range_header = "Range: bytes=" + *req.range;
-      headers = curl_slist_append(headers, range_header.c_str());
-    }
-    std::string token_header;
-    if (sign_) {
-      headers = curl_slist_append(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
-      if (!options_.session_token.empty()) {
-        token_header = "x-amz-security-token: " + options_.session_token;
-        headers = curl_slist_append(headers, token_header.c_str());
-      }
-      curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4_.c_str());
-      curl_easy_setopt(h, CURLOPT_USERNAME, options_.access_key_id.c_str());
-      curl_easy_setopt(h, CURLOPT_PASSWORD, options_.secret_access_key.c_str());
-    }
+    t.stats = stats_.get();
+    RequestHeaders headers;
     char errbuf[CURL_ERROR_SIZE] = {0};
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-    curl_easy_setopt(h, CURLOPT_SHARE, shared_state());
-    curl_easy_setopt(h, CURLOPT_URL, req.url.c_str());
-    if (req.head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.request_timeout_ms));
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "lance-cli");
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    if (!sign_) {  // web servers and presigned URLs often redirect; a signature would not survive one
-      curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-      curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
-      curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    }
+    setup_handle(h, req, options_, sign_ ? sigv4_ : std::string(), t, headers, errbuf);
 
-    stats.requests++;
+    if (stats_) stats_->http_requests++;
     const auto t0 = Clock::now();
     const CURLcode rc = curl_easy_perform(h);
-    stats.wait_ns +=
-        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-    curl_slist_free_all(headers);
+    if (stats_) stats_->network_wait_ns += nanos_since(t0);
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     t.resp.status = status;
@@ -349,62 +409,25 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
                     req.display, req.range ? " bytes=" : "", req.range.value_or(""), status, t.got,
                     ms(t0 - process_start()).count(), ms(Clock::now() - t0).count());
     }
-
-    bool retry = false;
-    if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_signal() != 0) {
-      throw Cancelled(cancel_signal());
-    } else if (rc == CURLE_ABORTED_BY_CALLBACK && t.deadline_hit) {
-      throw_io("{}: overall network timeout ({} ms, storage option overall_timeout) reached", req.display,
-               options_.overall_timeout_ms);
-    } else if (rc == CURLE_WRITE_ERROR && t.overflow && status == 200 && req.range) {
-      throw_io(
-          "{}: the server answered a Range request with the whole file (HTTP 200, not 206 Partial Content); "
-          "reading a Lance file needs a server that serves byte ranges",
-          req.display);
-    } else if (rc == CURLE_WRITE_ERROR && t.overflow) {
-      last_problem = "the server sent a longer body than requested";
-      if (status >= 200 && status < 300 && !req.expect)
-        throw_io("{}: response larger than {} bytes", req.display, req.max_body);
-      retry = true;
-    } else if (rc != CURLE_OK) {
-      last_problem = fmt::format("{} (curl error {}{}{})", curl_easy_strerror(rc), static_cast<int>(rc),
-                                 errbuf[0] ? ": " : "", errbuf);
-      if (!retryable_curl(rc)) throw_io("{}: {}", req.display, last_problem);
-      retry = true;
-    } else if (retryable_status(status, t.resp)) {
-      const std::string code = t.resp.error_code();
-      last_problem = code.empty() ? fmt::format("HTTP {}", status) : fmt::format("HTTP {} {}", status, code);
-      retry = true;
-    } else if (status >= 200 && status < 300 && !req.head) {
-      // Short bodies: the received length must match what the headers (and the request) promise.
-      const uint64_t got = t.got;
-      if (t.resp.content_length && got != *t.resp.content_length) {
-        last_problem = fmt::format("short body ({} of {} bytes)", got, *t.resp.content_length);
-        retry = true;
-      } else if (t.resp.content_range && got != t.resp.content_range->last - t.resp.content_range->first + 1) {
-        last_problem = fmt::format("short body ({} bytes for Content-Range {}-{})", got, t.resp.content_range->first,
-                                   t.resp.content_range->last);
-        retry = true;
-      } else if (req.expect && req.out && got != *req.expect && status == 206 && !t.resp.content_range) {
-        // (With a Content-Range the body matches it: a range other than the one asked for is
-        // the caller's to judge, e.g. a file shorter than a manifest says.)
-        last_problem = fmt::format("short body ({} of {} bytes)", got, *req.expect);
-        retry = true;
-      }
-    }
-    if (!retry) return std::move(t.resp);
-    const uint64_t cap = std::min<uint64_t>(options_.retry_cap_ms, options_.retry_base_ms << std::min(attempt, 20u));
-    const uint64_t wait = jitter(cap);
-    if (attempt >= options_.max_retries || Clock::now() + std::chrono::milliseconds(wait) > retry_deadline)
-      throw_io("{}: {} (gave up after {} attempt{})", req.display, last_problem, attempt + 1, attempt ? "s" : "");
-    spdlog::info("{}: {}; retry {} in {} ms", req.display, last_problem, attempt + 1, wait);
-    warn_long_retry(req.display, last_problem, Clock::now() - first, options_.retry_timeout_ms);
-    stats.retries++;
-    const auto s0 = Clock::now();
-    backoff_sleep(wait);
-    stats.wait_ns +=
-        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s0).count());
+    const std::optional<std::string> problem = retry_reason(rc, status, t, req, errbuf, options_.overall_timeout_ms);
+    if (!problem) return std::move(t.resp);
+    backoff(req, *problem, attempt, Clock::now() - first, retry_deadline);
   }
+}
+
+void HttpClient::backoff(const HttpRequest& req, const std::string& problem, unsigned attempt,
+                         std::chrono::steady_clock::duration retrying,
+                         std::chrono::steady_clock::time_point retry_deadline) const {
+  const uint64_t cap = std::min<uint64_t>(options_.retry_cap_ms, options_.retry_base_ms << std::min(attempt, 20u));
+  const uint64_t wait = jitter(cap);
+  if (attempt >= options_.max_retries || Clock::now() + std::chrono::milliseconds(wait) > retry_deadline)
+    throw_io("{}: {} (gave up after {} attempt{})", req.display, problem, attempt + 1, attempt ? "s" : "");
+  spdlog::info("{}: {}; retry {} in {} ms", req.display, problem, attempt + 1, wait);
+  warn_long_retry(req.display, problem, retrying, options_.retry_timeout_ms);
+  if (stats_) stats_->http_retries++;
+  const auto s0 = Clock::now();
+  backoff_sleep(wait);
+  if (stats_) stats_->network_wait_ns += nanos_since(s0);
 }
 
 void HttpClient::fail(const HttpRequest& req, const HttpResponse& resp) const {

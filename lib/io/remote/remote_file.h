@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "io/file.h"
-#include "io/http_client.h"
+#include "io/remote/http_client.h"
 
 namespace lance::io {
 

@@ -1,4 +1,4 @@
-#include "io/uri.h"
+#include "io/remote/uri.h"
 
 #include <cctype>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "io/storage_options.h"
+#include "io/remote/storage_options.h"
 
 #include <algorithm>
 #include <bit>

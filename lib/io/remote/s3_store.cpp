@@ -1,4 +1,4 @@
-#include "io/s3_store.h"
+#include "io/remote/s3_store.h"
 
 #include <algorithm>
 #include <future>
@@ -7,8 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "io/remote_file.h"
-#include "io/uri.h"
+#include "io/remote/remote_file.h"
+#include "io/remote/uri.h"
 
 namespace lance::io {
 
@@ -88,8 +88,8 @@ std::string xml_one(std::string_view s, std::string_view tag) {
 /// Shared by both stores: open, size and whole-object reads of one URL.
 class HttpStoreBase : public ObjectStore {
  public:
-  HttpStoreBase(const StorageOptions& options, bool sign, bool s3)
-      : options_(options), client_(std::make_shared<HttpClient>(options, sign, s3)) {}
+  HttpStoreBase(const StorageOptions& options, bool sign, bool s3, std::shared_ptr<ReadStats> stats)
+      : options_(options), client_(std::make_shared<HttpClient>(options, sign, s3, std::move(stats))) {}
 
   bool remote() const override { return true; }
 
@@ -133,13 +133,17 @@ class HttpStoreBase : public ObjectStore {
 
   /// Whole files up to 32 MiB (or the largest request, if larger) are fetched at once, in
   /// concurrent pieces of the largest request.
-  uint64_t whole_file_limit() const override {
-    return std::max<uint64_t>(32 << 20, options_.effective_max_request_size());
+  NetworkModel network_model() const override {
+    NetworkModel m;
+    m.remote = true;
+    m.round_trip_bytes = options_.round_trip_bytes();
+    m.tail_read_size = options_.effective_tail_read_size();
+    m.whole_file_limit = std::max<uint64_t>(32 << 20, options_.effective_max_request_size());
+    m.coalesce_gap = options_.effective_coalesce_gap();
+    m.requests_in_flight = options_.parallelism;
+    return m;
   }
   uint64_t whole_file_part() const { return options_.effective_max_request_size(); }
-  uint64_t coalesce_gap() const override { return options_.effective_coalesce_gap(); }
-  uint64_t tail_read_size() const override { return options_.effective_tail_read_size(); }
-  uint64_t round_trip_bytes() const override { return options_.round_trip_bytes(); }
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
     std::lock_guard lock(mutex_);
@@ -186,7 +190,6 @@ class HttpStoreBase : public ObjectStore {
   // Prefetch threads call these: they must not touch the derived class (it may be going away).
   std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display,
                                              uint64_t tail = 0) const {
-    // Units a scan announces are fetched whole up to the largest request.
     // Units a scan announces are fetched at once up to 4 of the largest requests (in pieces of
     // at most one), neighbours within the coalescing gap sharing a GET.
     const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 16, options_.effective_coalesce_gap(),
@@ -223,8 +226,8 @@ class HttpStoreBase : public ObjectStore {
 
 class S3Store final : public HttpStoreBase {
  public:
-  explicit S3Store(const StorageOptions& options)
-      : HttpStoreBase(options, options.has_credentials() && !options.skip_signature, true) {
+  S3Store(const StorageOptions& options, std::shared_ptr<ReadStats> stats)
+      : HttpStoreBase(options, options.has_credentials() && !options.skip_signature, true, std::move(stats)) {
     const std::string region = options.region.empty() ? "us-east-1" : options.region;
     endpoint_ = options.endpoint.empty() ? "https://s3." + region + ".amazonaws.com" : options.endpoint;
     while (!endpoint_.empty() && endpoint_.back() == '/') endpoint_.pop_back();
@@ -339,7 +342,8 @@ class S3Store final : public HttpStoreBase {
 
 class HttpStore final : public HttpStoreBase {
  public:
-  explicit HttpStore(const StorageOptions& options) : HttpStoreBase(options, false, false) {}
+  HttpStore(const StorageOptions& options, std::shared_ptr<ReadStats> stats)
+      : HttpStoreBase(options, false, false, std::move(stats)) {}
   std::vector<ListEntry> list(const std::string& dir) const override {
     throw_unsupported("{}: an http(s) URL cannot be listed; read datasets through s3://", display_location(dir));
   }
@@ -351,9 +355,11 @@ class HttpStore final : public HttpStoreBase {
 
 }  // namespace
 
-std::shared_ptr<ObjectStore> make_s3_store(const StorageOptions& options) { return std::make_shared<S3Store>(options); }
-std::shared_ptr<ObjectStore> make_http_store(const StorageOptions& options) {
-  return std::make_shared<HttpStore>(options);
+std::shared_ptr<ObjectStore> make_s3_store(const StorageOptions& options, std::shared_ptr<ReadStats> stats) {
+  return std::make_shared<S3Store>(options, std::move(stats));
+}
+std::shared_ptr<ObjectStore> make_http_store(const StorageOptions& options, std::shared_ptr<ReadStats> stats) {
+  return std::make_shared<HttpStore>(options, std::move(stats));
 }
 
 }  // namespace lance::io

@@ -1,4 +1,4 @@
-#include "io/remote_file.h"
+#include "io/remote/remote_file.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,0 +1,60 @@
+#include "io/remote/stores.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+
+#include "io/remote/s3_store.h"
+#include "io/remote/uri.h"
+
+namespace lance::io {
+
+namespace {
+
+/// Every setting of `o`, for finding a store made with the same options (never printed).
+std::string fingerprint(const StorageOptions& o) {
+  return fmt::format("{}\n{}\n{}\n{}\n{}\n{}{}{}\n{} {} {} {} {} {} {}\n{} {} {} {} {} {}", o.endpoint, o.region,
+                     o.access_key_id, o.secret_access_key, o.session_token, o.allow_http, o.virtual_hosted_style,
+                     o.skip_signature, o.connect_timeout_ms, o.request_timeout_ms, o.retry_timeout_ms, o.max_retries,
+                     o.retry_base_ms, o.retry_cap_ms, o.overall_timeout_ms, o.latency_ms, o.bandwidth_mib_s,
+                     o.parallelism, o.coalesce_gap.value_or(0), o.max_request_size.value_or(0),
+                     o.tail_read_size.value_or(0));
+}
+
+}  // namespace
+
+std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOptions& options,
+                                       std::shared_ptr<ReadStats> stats) {
+  const Location loc = parse_location(path);
+  if (loc.scheme == Scheme::local)  // the process's one LocalStore (not owned: it lives as long as the process)
+    return std::shared_ptr<ObjectStore>(std::shared_ptr<ObjectStore>{}, const_cast<LocalStore*>(&local_store()));
+  // One remote store per scheme, settings and stats for the process: its listings and
+  // prefetches are shared by everything that reads through it (e.g. the dataset check and the
+  // dataset). A store whose stats nobody else holds any more is dropped when another is made.
+  static std::mutex mutex;
+  static auto& stores =
+      *new std::map<std::string, std::shared_ptr<ObjectStore>>();  // never destroyed: no waiting at exit
+  static auto& owners = *new std::map<std::string, std::weak_ptr<ReadStats>>();
+  const std::string key = fmt::format("{}\n{}\n{}", loc.scheme == Scheme::s3 ? "s3" : "http",
+                                      static_cast<const void*>(stats.get()), fingerprint(options));
+  std::lock_guard lock(mutex);
+  auto& slot = stores[key];
+  if (!slot) {
+    for (auto it = owners.begin(); it != owners.end();) {
+      // The store itself holds one reference to its stats: no other holder means no reader.
+      const auto held = it->second.lock();
+      if (held && held.use_count() <= 2) {
+        stores.erase(it->first);
+        it = owners.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    slot = loc.scheme == Scheme::s3 ? make_s3_store(options, stats) : make_http_store(options, stats);
+    if (stats) owners[key] = stats;
+  }
+  return slot;
+}
+
+}  // namespace lance::io

@@ -1,0 +1,68 @@
+#include "read/read_ahead.h"
+
+#include <algorithm>
+
+#include "io/remote/uri.h"
+
+namespace lance::read {
+
+std::vector<io::ObjectStore::OpenAhead> data_files_to_open(const io::NetworkModel& m, const std::string& data_dir,
+                                                           const std::vector<io::ListEntry>& entries,
+                                                           const ReadAheadHint& hint) {
+  if (!m.remote) return {};
+  std::vector<const io::ListEntry*> files;
+  for (const auto& e : entries)
+    if (!e.is_dir && e.name.size() > 6 && e.name.ends_with(".lance")) files.push_back(&e);
+  if (files.empty()) return {};
+  const uint64_t rows_per_file = hint.sparse_rows / files.size();
+  std::vector<io::ObjectStore::OpenAhead> opens;
+  for (const auto* e : files) {
+    if (hint.small_files_only && (e->size == 0 || e->size > m.tail_read_size)) continue;
+    const bool needed_whole = hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= m.coalesce_gap);
+    const bool whole = needed_whole && e->size > 0 && e->size <= m.whole_file_limit;
+    opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0});
+  }
+  return opens;
+}
+
+uint64_t open_tail_bytes(const io::NetworkModel& m, uint64_t size, uint64_t needed) {
+  if (!m.remote || size == 0 || size > m.whole_file_limit) return 0;
+  return size - std::min(size, needed) <= m.round_trip_bytes ? size : 0;
+}
+
+bool worth_prefetch(const io::NetworkModel& m, size_t opens, size_t reads, bool any_whole) {
+  return m.remote && (opens + reads > 1 || any_whole);
+}
+
+std::vector<io::ByteRange> scan_page_buffers(const format::FileReader& file, const std::vector<size_t>& fields,
+                                             uint64_t first_row, uint64_t last_row) {
+  const bool by_rows = file.version().is_structural();
+  std::vector<io::ByteRange> units;
+  for (size_t fi : fields) {
+    if (fi >= file.field_columns().size()) continue;
+    for (uint32_t c : file.field_columns()[fi]) {
+      if (c >= file.columns().size()) continue;
+      const auto& col = file.columns()[c];
+      for (const auto& page : col.pages) {
+        // The page holds rows [priority, priority + num_rows) of the file.
+        if (by_rows && (page.priority >= last_row || page.priority + page.num_rows <= first_row)) continue;
+        units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+      }
+      units.insert(units.end(), col.buffers.begin(), col.buffers.end());
+    }
+  }
+  return units;
+}
+
+bool announce_page_buffers(const io::NetworkModel& m) { return m.remote; }
+
+bool overlap_fragments(const io::NetworkModel& m) { return m.remote; }
+
+bool chain_threads(const io::NetworkModel& m) { return m.remote; }
+
+size_t batches_in_flight(const io::NetworkModel& m, size_t configured) {
+  if (configured > 0) return configured;
+  return m.remote ? kRemoteBatchesInFlight : 0;
+}
+
+}  // namespace lance::read
