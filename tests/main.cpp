@@ -13,7 +13,9 @@ extern char** environ;
 namespace {
 
 /// A known terminal type, no colour or width overrides, none of lance-cli's own tuning
-/// variables, and no malloc re-exec of `scan` (a test sets any of these itself, in a scope).
+/// variables or AWS settings (a test sets any of these itself, in a scope), and no
+/// GLIBC_TUNABLES: each lance-cli a test starts then re-executes itself once with huge pages,
+/// as a user's does (app/malloc_tuning.h reexec_with_huge_pages).
 void normalize_environment() {
   std::vector<std::string> drop;
   for (char** e = environ; *e; ++e) {

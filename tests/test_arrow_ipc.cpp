@@ -17,6 +17,7 @@
 #include "arrow/ipc_format.h"
 #include "arrow/ipc_reader.h"
 #include "arrow/ipc_writer.h"
+#include "cli_env.h"
 #include "common/error.h"
 #include "fixtures.h"
 #include "test_arrow_helpers.h"
@@ -304,8 +305,8 @@ TEST_CASE("take -f arrow and -o FILE", "[arrow]") {
   auto rows = json_rows(arrow::read_ipc_stream(view_of(r.out)).batches);
   CHECK(rows == std::vector<std::string>{want[5], want[0], want[1999], want[5]});
 
-  const auto dir = std::filesystem::temp_directory_path() / ("lance-arrow-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const lance::testing::TempDir tmp("arrow-test");
+  const auto& dir = tmp.path();
   const std::string out_file = (dir / "out.arrows").string();
   auto w = run_cli({"scan", sample, "-n", "10", "-f", "arrow", "-o", out_file});
   INFO(w.err);
@@ -329,7 +330,6 @@ TEST_CASE("take -f arrow and -o FILE", "[arrow]") {
   CHECK(read_text(out_file) == want[0] + "\n" + want[1] + "\n");
   // A directory that does not exist: I/O error.
   CHECK(run_cli({"scan", sample, "-o", (dir / "missing" / "x").string()}).exit_code == 1);
-  std::filesystem::remove_all(dir);
 }
 
 // Not run by CTest directly (hidden tag): scripts/check-arrow-ipc.mjs --every-type DIR runs it

@@ -17,6 +17,7 @@
 #include "cli_runner.h"
 #include "dataset/deletion.h"
 #include "dataset/manifest.h"
+#include "fixtures.h"
 #include "table.pb.h"
 
 namespace fs = std::filesystem;
@@ -24,6 +25,8 @@ using lance::testing::read_text;
 using lance::testing::run_cli;
 using lance::testing::source_path;
 using namespace lance::dataset;
+
+using lance::testing::lines;
 
 namespace {
 
@@ -91,14 +94,6 @@ void write_bitmap(const fs::path& p, const std::vector<uint32_t>& rows) {
   roaring_bitmap_portable_serialize(r, buf.data());
   roaring_bitmap_free(r);
   write_bytes(p, buf);
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
-  return out;
 }
 
 const std::string kAppendsGolden = "data/golden/ds_appends.jsonl";

@@ -10,11 +10,14 @@
 #include "cli_env.h"
 #include "cli_runner.h"
 #include "dataset/dataset.h"
+#include "fixtures.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
 using lance::testing::source_path;
 using nlohmann::json;
+
+using lance::testing::lines;
 
 namespace {
 
@@ -44,14 +47,6 @@ std::vector<Version> multi_fragment_versions() {
       out.push_back(x);
     }
   }
-  return out;
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
   return out;
 }
 

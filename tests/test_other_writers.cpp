@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "cli_env.h"
 #include "cli_runner.h"
 #include "corrupt_variants.h"
 
@@ -58,8 +59,8 @@ std::string with_footer_version(const std::string& src, uint16_t major, uint16_t
   REQUIRE(bytes.size() > 40);
   std::memcpy(bytes.data() + bytes.size() - 8, &major, 2);
   std::memcpy(bytes.data() + bytes.size() - 6, &minor, 2);
-  const auto dir = std::filesystem::temp_directory_path() / "lance-cli-test-versions";
-  std::filesystem::create_directories(dir);
+  static const lance::testing::TempDir tmp("versions");  // removed at exit
+  const auto& dir = tmp.path();
   const std::string out = (dir / name).string();
   std::ofstream(out, std::ios::binary) << bytes;
   return out;
@@ -234,8 +235,8 @@ TEST_CASE("a file format version this build does not read is unsupported (exit 3
 TEST_CASE("corrupt files of other writers end with a typed error", "[writers][corrupt]") {
   // v1 files: truncations and byte flips anywhere (blind); 2.x files of these writers: the
   // structural variants of the corrupt-file suite.
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("lance-cli-test-writers-{}", ::getpid());
-  std::filesystem::create_directories(dir);
+  const lance::testing::TempDir tmp("writers");
+  const auto& dir = tmp.path();
   size_t runs = 0;
   for (const auto& e : writers_index()["datasets"]) {
     const std::string name = e["name"];
@@ -260,6 +261,5 @@ TEST_CASE("corrupt files of other writers end with a typed error", "[writers][co
       }
     }
   }
-  std::filesystem::remove_all(dir);
   CHECK(runs > 100);
 }

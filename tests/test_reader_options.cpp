@@ -12,6 +12,7 @@
 
 #include "../app/reader_options_env.h"
 #include "../app/storage_config.h"
+#include "cli_env.h"
 #include "common/error.h"
 
 namespace {
@@ -79,8 +80,8 @@ TEST_CASE("reader options: a malformed value is a usage error naming the variabl
 }
 
 TEST_CASE("storage options: AWS_DEFAULT_PROFILE picks the profile when AWS_PROFILE is unset", "[options][aws]") {
-  const std::string dir = std::filesystem::temp_directory_path() / ("lance-profiles-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const lance::testing::TempDir tmp("profiles");
+  const std::string dir = tmp.path().string();
   {
     std::ofstream f(dir + "/credentials");
     f << "[default]\naws_access_key_id = K0\naws_secret_access_key = S0\n"
@@ -107,5 +108,4 @@ TEST_CASE("storage options: AWS_DEFAULT_PROFILE picks the profile when AWS_PROFI
     CHECK(e.kind() == lance::ErrorKind::usage);
     CHECK(std::string(e.what()).find("AWS_DEFAULT_PROFILE=nosuch") != std::string::npos);
   }
-  std::filesystem::remove_all(dir);
 }
