@@ -24,29 +24,12 @@
 #include "app/terminal.h"
 #include "common/cancel.h"
 #include "common/error.h"
+#include "common/exit_status.h"
 #include "io/remote/uri.h"
 #include "output/output_file.h"
 #include "output/sink.h"
 
 namespace {
-
-/// Exit codes (README, --help footer): 1 I/O, 2 usage, 3 unsupported, 4 corrupt file; a
-/// broken invariant of lance-cli itself is 1 with "internal error".
-int exit_code(lance::ErrorKind kind) {
-  switch (kind) {
-    case lance::ErrorKind::io:
-      return 1;
-    case lance::ErrorKind::usage:
-      return 2;
-    case lance::ErrorKind::unsupported:
-      return 3;
-    case lance::ErrorKind::corrupt:
-      return 4;
-    case lance::ErrorKind::internal:
-      return 1;
-  }
-  return 1;
-}
 
 /// SIGINT/SIGTERM/SIGHUP: the first asks the command to stop (it unwinds, removing a
 /// temporary -o file, and exits 128 + signal); a second one ends the process at once.
@@ -163,7 +146,7 @@ int run_cli(int argc, char** argv) {
     std::fprintf(
         stderr, "%s %s%s\n", lance::app::error_prefix().c_str(), internal,
         lance::app::escape_controls(lance::app::name_stdin_as_dash(lance::io::redact_locations(e.message()))).c_str());
-    return exit_code(e.kind());
+    return lance::exit_status(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s out of memory\n", lance::app::error_prefix().c_str());
     return 1;

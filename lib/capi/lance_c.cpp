@@ -6,28 +6,12 @@
 
 #include "capi/c_export.h"
 #include "common/error.h"
+#include "common/exit_status.h"
 #include "dataset/table_reader.h"
 
 namespace {
 
 thread_local std::string g_last_error;
-
-/// The C API's return codes (lance_c.h): those of the CLI's exit status.
-int error_code(lance::ErrorKind kind) {
-  switch (kind) {
-    case lance::ErrorKind::io:
-      return 1;
-    case lance::ErrorKind::usage:
-      return 2;
-    case lance::ErrorKind::unsupported:
-      return 3;
-    case lance::ErrorKind::corrupt:
-      return 4;
-    case lance::ErrorKind::internal:
-      return 1;
-  }
-  return 1;
-}
 
 /// Runs `fn`; returns 0, or the error kind with the message kept for lance_last_error().
 template <typename Fn>
@@ -38,13 +22,13 @@ int capture_errors(Fn&& fn) {
     return 0;
   } catch (const lance::Error& e) {
     g_last_error = e.kind() == lance::ErrorKind::internal ? std::string("internal error: ") + e.what() : e.what();
-    return error_code(e.kind());
+    return lance::exit_status(e.kind());
   } catch (const std::bad_alloc&) {
     g_last_error = "out of memory";
   } catch (const std::exception& e) {
     g_last_error = e.what();
   }
-  return error_code(lance::ErrorKind::io);
+  return lance::exit_status(lance::ErrorKind::io);
 }
 
 }  // namespace

@@ -325,8 +325,9 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
   // Chunks are planned, read and decoded on the CPU pool, several at once (chunks of
   // different fragments side by side), while `sink` handles the oldest one here.
   const auto& opts = dataset_->reader_options();
+  const io::NetworkModel model = dataset_->store().network_model();
   read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), opts.scan_batches_in_flight,
-                          read::chain_threads(dataset_->store().network_model()));
+                          read::chain_threads(model));
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return false;
@@ -351,7 +352,7 @@ void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
     const uint64_t chunk_end = std::min(hi, lo + batch_size);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
-    if (!state->announced && read::announce_page_buffers(dataset_->store().network_model())) {
+    if (!state->announced && read::announce_page_buffers(model)) {
       // Remote files fetch the page buffers the scan reads whole, ahead of the reads
       // (io::RandomAccessFile::will_read; which ones: read::scan_page_buffers).
       state->announced = true;

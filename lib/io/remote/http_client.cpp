@@ -271,21 +271,21 @@ struct RequestHeaders {
 };
 
 /// Sets every option of one attempt of `req` on the (reset) handle `h`: URL, Range and SigV4
-/// headers (`sigv4`: CURLOPT_AWS_SIGV4's provider string, empty = unsigned), time bounds, the
+/// headers (`sigv4`: CURLOPT_AWS_SIGV4's provider string, null = unsigned), time bounds, the
 /// callbacks writing into `t`, and redirects for unsigned requests.
-void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, const std::string& sigv4, Transfer& t,
+void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, const char* sigv4, Transfer& t,
                   RequestHeaders& headers, char* errbuf) {
   if (req.range) {
     headers.range = "Range: bytes=" + *req.range;
     headers.list = curl_slist_append(headers.list, headers.range.c_str());
   }
-  if (!sigv4.empty()) {
+  if (sigv4) {
     headers.list = curl_slist_append(headers.list, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
     if (!o.session_token.empty()) {
       headers.token = "x-amz-security-token: " + o.session_token;
       headers.list = curl_slist_append(headers.list, headers.token.c_str());
     }
-    curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
+    curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
     curl_easy_setopt(h, CURLOPT_USERNAME, o.access_key_id.c_str());
     curl_easy_setopt(h, CURLOPT_PASSWORD, o.secret_access_key.c_str());
   }
@@ -308,7 +308,7 @@ void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, cons
   curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
   curl_easy_setopt(h, CURLOPT_USERAGENT, "lance-cli");
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-  if (sigv4.empty()) {  // web servers and presigned URLs often redirect; a signature would not survive one
+  if (!sigv4) {  // web servers and presigned URLs often redirect; a signature would not survive one
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -394,7 +394,7 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     t.stats = stats_.get();
     RequestHeaders headers;
     char errbuf[CURL_ERROR_SIZE] = {0};
-    setup_handle(h, req, options_, sign_ ? sigv4_ : std::string(), t, headers, errbuf);
+    setup_handle(h, req, options_, sign_ ? sigv4_.c_str() : nullptr, t, headers, errbuf);
 
     if (stats_) stats_->http_requests++;
     const auto t0 = Clock::now();

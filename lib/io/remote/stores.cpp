@@ -26,35 +26,27 @@ std::string fingerprint(const StorageOptions& o) {
 
 std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOptions& options,
                                        std::shared_ptr<ReadStats> stats) {
+  static const auto local = std::make_shared<LocalStore>();  // stateless, like io::local_store()
   const Location loc = parse_location(path);
-  if (loc.scheme == Scheme::local)  // the process's one LocalStore (not owned: it lives as long as the process)
-    return std::shared_ptr<ObjectStore>(std::shared_ptr<ObjectStore>{}, const_cast<LocalStore*>(&local_store()));
+  if (loc.scheme == Scheme::local) return local;
   // One remote store per scheme, settings and stats for the process: its listings and
   // prefetches are shared by everything that reads through it (e.g. the dataset check and the
   // dataset). A store whose stats nobody else holds any more is dropped when another is made.
+  struct Entry {
+    std::shared_ptr<ObjectStore> store;
+    std::shared_ptr<ReadStats> stats;
+  };
   static std::mutex mutex;
-  static auto& stores =
-      *new std::map<std::string, std::shared_ptr<ObjectStore>>();  // never destroyed: no waiting at exit
-  static auto& owners = *new std::map<std::string, std::weak_ptr<ReadStats>>();
+  static auto& stores = *new std::map<std::string, Entry>();  // never destroyed: no waiting at exit
   const std::string key = fmt::format("{}\n{}\n{}", loc.scheme == Scheme::s3 ? "s3" : "http",
                                       static_cast<const void*>(stats.get()), fingerprint(options));
   std::lock_guard lock(mutex);
-  auto& slot = stores[key];
-  if (!slot) {
-    for (auto it = owners.begin(); it != owners.end();) {
-      // The store itself holds one reference to its stats: no other holder means no reader.
-      const auto held = it->second.lock();
-      if (held && held.use_count() <= 2) {
-        stores.erase(it->first);
-        it = owners.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    slot = loc.scheme == Scheme::s3 ? make_s3_store(options, stats) : make_http_store(options, stats);
-    if (stats) owners[key] = stats;
-  }
-  return slot;
+  if (auto it = stores.find(key); it != stores.end()) return it->second.store;
+  // Held by the entry and by the store's client only: no reader counts into it any more.
+  std::erase_if(stores, [](const auto& kv) { return kv.second.stats && kv.second.stats.use_count() <= 2; });
+  auto store = loc.scheme == Scheme::s3 ? make_s3_store(options, stats) : make_http_store(options, stats);
+  stores.emplace(key, Entry{store, std::move(stats)});
+  return store;
 }
 
 }  // namespace lance::io
