@@ -2,7 +2,8 @@
 # The object store of the S3 tests (tests/s3/, CTest fixture "s3store"): a real Ceph RGW on
 # loopback with the test data in it, and fault-injecting proxies in front of it.
 #   s3-fixture.sh start DIR    start RGW (scripts/rgw-up.sh) on a free port, create bucket
-#                              "lance", upload data/fixtures, data/datasets, data/sample under
+#                              "lance", upload data/fixtures, data/datasets, data/sample (and the
+#                              v1 dataset data/writers/l0_10_nested) under
 #                              data/..., let LanceDB write its tables (scripts/s3-tables.mjs),
 #                              start the proxies, write DIR/env (sourced by the tests)
 #   s3-fixture.sh stop DIR     stop everything DIR's start began
@@ -55,7 +56,7 @@ sig=(--aws-sigv4 "aws:amz:us-east-1:s3" --user "$KEY:$SECRET" -H "x-amz-content-
 for _ in $(seq 50); do curl -sf "${sig[@]}" -X PUT "$EP/$BUCKET" >/dev/null && break; sleep 0.2; done
 # One curl process for all uploads (the connection is reused).
 {
-  find data/fixtures data/datasets data/sample -type f | sort | while read -r f; do
+  find data/fixtures data/datasets data/sample data/writers/l0_10_nested -type f | sort | while read -r f; do
     printf 'upload-file = "%s"\nurl = "%s/%s/%s"\n' "$f" "$EP" "$BUCKET" "$f"
   done
 } >"$D/upload.curl"

@@ -1,5 +1,6 @@
 // One top-level field of one data file, read by row range. The file's version picks the
-// implementation: structural (2.1+: leaf columns + rep/def assembly) or legacy (2.0).
+// implementation: structural (2.1+: leaf columns + rep/def assembly), 2.0 (a column per
+// schema node) or v1.
 #pragma once
 
 #include <cstdint>
@@ -38,12 +39,16 @@ class FieldReader {
   ///   rounds.run(file.io(), priority);        // (once, for all fields)
   ///   reader.submit(*p);                      // data requests in flight
   ///   ArrayPtr a = reader.finish(std::move(p));
-  /// The defaults plan nothing and read in `finish` (2.0 files).
+  /// The defaults plan nothing and read each range in `finish`.
   virtual std::unique_ptr<Pending> plan(std::span<const RowRange> ranges, MetadataRounds& rounds);
   virtual void submit(Pending& pending) {}
   /// The rows of all ranges, in order, as one array.
   virtual ArrayPtr finish(std::unique_ptr<Pending> pending);
 };
+
+/// Rows [begin, end) of `reader` read through plan, the metadata rounds on `io` (the
+/// field's file), submit and finish: `read` of the readers that plan.
+ArrayPtr read_planned(FieldReader& reader, io::IoScheduler& io, uint64_t begin, uint64_t end);
 
 /// 2.1+ files.
 std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
@@ -54,11 +59,13 @@ std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format
                                                           std::shared_ptr<const format::LanceField> field,
                                                           const std::vector<uint32_t>& columns,
                                                           const ReaderOptions& options = {});
-/// 2.0 files (footer 0.3 / 2.0). Defined in legacy_field_reader.cpp.
-std::unique_ptr<FieldReader> make_legacy_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+/// 2.0 files (footer 0.3 / 2.0). Defined in v2_0_field_reader.cpp.
+std::unique_ptr<FieldReader> make_v2_0_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
+                                                    const ReaderOptions& options = {});
 
 /// Legacy v1 files (footer 0.1 / 0.2). Defined in v1_field_reader.cpp.
-std::unique_ptr<FieldReader> make_v1_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index);
+std::unique_ptr<FieldReader> make_v1_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
+                                                  const ReaderOptions& options = {});
 
 /// Chooses by the file's version.
 std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,

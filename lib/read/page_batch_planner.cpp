@@ -48,7 +48,24 @@ BatchPlan plan_page_batches(std::span<const std::vector<io::ByteRange>> page_ran
 
 void MetadataRounds::add(structural::PageDecoder& decoder, std::span<const RowRange> rows,
                          std::function<std::string()> label) {
-  tasks_.push_back({&decoder, rows, std::move(label)});
+  structural::PageDecoder* d = &decoder;
+  Task t;
+  t.first = [d, rows] { return d->metadata_ranges(rows); };
+  t.next = [d, rows](std::vector<Bytes>&& parts) {
+    d->load_metadata(rows, std::move(parts));
+    return d->more_metadata_ranges(rows);
+  };
+  if (!rows.empty() && rows.size() <= kLikelyMaxRanges) t.likely = [d, rows] { return d->likely_data_ranges(rows); };
+  t.label = std::move(label);
+  tasks_.push_back(std::move(t));
+}
+
+void MetadataRounds::add(std::vector<io::ByteRange> first, Continue next, std::function<std::string()> label) {
+  Task t;
+  t.first = [first = std::move(first)]() mutable { return std::move(first); };
+  t.next = std::move(next);
+  t.label = std::move(label);
+  tasks_.push_back(std::move(t));
 }
 
 void MetadataRounds::run(io::IoScheduler& io, uint64_t priority, bool likely_data) {
@@ -57,9 +74,9 @@ void MetadataRounds::run(io::IoScheduler& io, uint64_t priority, bool likely_dat
   std::vector<io::ByteRange> likely;
   for (size_t i = 0; i < tasks_.size(); ++i) {
     auto& t = tasks_[i];
-    want[i] = with_context(t.label, [&] { return t.decoder->metadata_ranges(t.rows); });
-    if (likely_data && !t.rows.empty() && t.rows.size() <= kLikelyMaxRanges) {
-      auto l = with_context(t.label, [&] { return t.decoder->likely_data_ranges(t.rows); });
+    want[i] = with_context(t.label, t.first);
+    if (likely_data && t.likely) {
+      auto l = with_context(t.label, t.likely);
       likely.insert(likely.end(), l.begin(), l.end());
     }
   }
@@ -78,10 +95,7 @@ void MetadataRounds::run(io::IoScheduler& io, uint64_t priority, bool likely_dat
           std::make_move_iterator(parts.begin() + static_cast<std::ptrdiff_t>(next)),
           std::make_move_iterator(parts.begin() + static_cast<std::ptrdiff_t>(next + want[i].size())));
       next += want[i].size();
-      want[i] = with_context(t.label, [&] {
-        t.decoder->load_metadata(t.rows, std::move(mine));
-        return t.decoder->more_metadata_ranges(t.rows);
-      });
+      want[i] = with_context(t.label, [&] { return t.next(std::move(mine)); });
     }
   }
 }

@@ -74,6 +74,13 @@ class MetadataRounds {
   /// page for error messages (called only when an error passes).
   void add(structural::PageDecoder& decoder, std::span<const RowRange> rows, std::function<std::string()> label);
 
+  /// Takes the bytes of one round and names the ranges of the next (empty: done).
+  using Continue = std::function<std::vector<io::ByteRange>(std::vector<Bytes>&&)>;
+  /// Registers a task of any reader (read/staged_reads.h: 2.0 and v1 fields): `first` ranges
+  /// go out with the first round, then `next` is handed their bytes, and so on while it
+  /// names ranges. A task whose `first` is empty is never called.
+  void add(std::vector<io::ByteRange> first, Continue next, std::function<std::string()> label);
+
   /// Runs the rounds: one request per round (none when no page needs metadata). Errors
   /// carry the failing page's label.
   ///
@@ -92,8 +99,9 @@ class MetadataRounds {
 
  private:
   struct Task {
-    structural::PageDecoder* decoder;
-    std::span<const RowRange> rows;
+    std::function<std::vector<io::ByteRange>()> first;  ///< the first round's ranges (asked in `run`)
+    Continue next;
+    std::function<std::vector<io::ByteRange>()> likely;  ///< likely data ranges; null: none
     std::function<std::string()> label;
   };
   std::vector<Task> tasks_;

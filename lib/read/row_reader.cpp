@@ -50,7 +50,20 @@ std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<st
     p->num_rows += r.size();
   }
   StageTimer timer(file_->stats().plan_ns, file_->stats().plan_wall);
+  // A scan of a remote file keeps the bytes of its metadata rounds until the data requests
+  // are submitted: a round's reads merge neighbours across gaps (the store's coalescing gap),
+  // and the data that falls inside them (v1 string values between their positions, say) is
+  // then copied, not fetched again. Takes keep their own way (prefetch).
+  io::IoScheduler& io = file_->io();
+  const bool keep = io.options().remote && !taking_;
+  Finally drop([&] {
+    if (!keep) return;
+    io.begin_keeping(io::Keeping::off);  // no wait: the rounds' reads are done, later batches' may run on
+    io.drop_kept();
+  });
+  if (keep) io.begin_keeping(io::Keeping::also);
   p->fields = plan_fields(ranges);
+  if (keep) io.begin_keeping(io::Keeping::off);
   submit_fields(p->fields);
   return p;
 }

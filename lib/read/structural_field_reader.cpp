@@ -31,14 +31,7 @@ class StructuralFieldReader final : public FieldReader {
 
   const FieldPtr& output_field() const override { return output_; }
 
-  ArrayPtr read(uint64_t begin, uint64_t end) override {
-    RowRange r{begin, end};
-    MetadataRounds rounds;
-    auto p = plan(std::span<const RowRange>(&r, 1), rounds);
-    rounds.run(file_->io(), begin);
-    submit(*p);
-    return finish(std::move(p));
-  }
+  ArrayPtr read(uint64_t begin, uint64_t end) override { return read_planned(*this, file_->io(), begin, end); }
 
   struct StructuralPending : Pending {
     std::vector<std::unique_ptr<ColumnReader::Pending>> columns;
@@ -78,6 +71,15 @@ class StructuralFieldReader final : public FieldReader {
 
 }  // namespace
 
+ArrayPtr read_planned(FieldReader& reader, io::IoScheduler& io, uint64_t begin, uint64_t end) {
+  const RowRange r{begin, end};
+  MetadataRounds rounds;
+  auto p = reader.plan(std::span<const RowRange>(&r, 1), rounds);
+  rounds.run(io, begin);
+  reader.submit(*p);
+  return reader.finish(std::move(p));
+}
+
 std::unique_ptr<FieldReader::Pending> FieldReader::plan(std::span<const RowRange> ranges, MetadataRounds&) {
   auto p = std::make_unique<Pending>();
   p->ranges.assign(ranges.begin(), ranges.end());
@@ -108,9 +110,9 @@ std::unique_ptr<FieldReader> make_structural_field_reader(std::shared_ptr<format
 
 std::unique_ptr<FieldReader> make_field_reader(std::shared_ptr<format::FileReader> file, size_t field_index,
                                                const ReaderOptions& options) {
-  if (file->v1()) return make_v1_field_reader(std::move(file), field_index);
+  if (file->v1()) return make_v1_field_reader(std::move(file), field_index, options);
   if (file->version().is_structural()) return make_structural_field_reader(std::move(file), field_index, options);
-  return make_legacy_field_reader(std::move(file), field_index);
+  return make_v2_0_field_reader(std::move(file), field_index, options);
 }
 
 }  // namespace lance::read

@@ -344,3 +344,39 @@ TEST_CASE("s3: request plans: small files whole, announced page buffers, same ro
     CHECK(k.out == read_text(source_path("data/" + t["take_golden"].get<std::string>())));
   }
 }
+
+TEST_CASE("s3: 2.0 and v1 reads send a metadata round and batched data per batch and not a request per page",
+          "[s3][plan]") {
+  // A round trip worth ~1 KiB and 4 KiB tails: nothing is fetched whole, every page read is
+  // a request of the plan's own (before StagedReads a 2.0 scan sent one per page per
+  // column: 316 for this file, and the v1 read 21).
+  const std::vector<std::string> model = {"--storage-option", "tail_read_size=4096", "--storage-option", "latency_ms=1",
+                                          "--storage-option", "bandwidth_mib_s=1",   "--stats=json"};
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.end(), model.begin(), model.end());
+    auto r = run_s3(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return std::make_pair(r.out, stats_json(r.err)["http_requests"].get<uint64_t>());
+  };
+  SECTION(
+      "a 2.0 file of 313 pages in 8 fields: its opening and 2 rounds (a list of lists) and a data request per field") {
+    const std::string rel = "data/fixtures/v20_pages-v2.0.lance";
+    const uint64_t open = run({"scan", s3_uri(rel), "-n", "0"}).second;  // the tail and the metadata before it
+    auto [out, requests] = run({"scan", s3_uri(rel)});
+    CHECK(out == run_cli({"scan", source_path(rel)}).out);
+    CHECK(requests <= open + 2 + 8);
+    // In batches of 100 rows: at most that per batch (10 batches), pages shared by batches read once.
+    auto [batched, batched_requests] = run({"scan", s3_uri(rel), "--batch-size", "100"});
+    CHECK(batched == out);
+    CHECK(batched_requests <= open + 10 * (2 + 8));
+  }
+  SECTION(
+      "a v1 dataset of 7 fields: listings and manifest and the tail and 2 rounds (a list of strings) and a data "
+      "request per field") {
+    const std::string rel = "data/writers/l0_10_nested";
+    auto [out, requests] = run({"scan", s3_uri(rel), "-n", "1000"});
+    CHECK(out == run_cli({"scan", source_path(rel), "-n", "1000"}).out);
+    CHECK(requests <= 3 + 1 + 2 + 7);
+  }
+}
