@@ -3,29 +3,54 @@
 namespace lance::read {
 
 struct DataRequest {
+  std::vector<io::ByteRange> ranges;  ///< until submitted
   std::future<std::vector<Bytes>> future;
-  std::mutex mu;
   bool done = false;
   std::vector<Bytes> parts;
   std::exception_ptr error;
 };
 
+/// The data requests of one batch of one field, submitted in order, at most `ahead` requests
+/// beyond the one being decoded.
+struct DataWindow {
+  io::IoScheduler* io = nullptr;
+  uint64_t priority = 0;
+  size_t ahead = SIZE_MAX;
+  std::mutex mu;
+  std::vector<DataRequest> requests;
+  size_t next = 0;  ///< the first request not submitted
+
+  /// Submits the requests up to `taking` + `ahead` (call with mu held).
+  void pump(size_t taking);
+};
+
+void DataWindow::pump(size_t taking) {
+  const size_t last = ahead >= requests.size() ? requests.size() - 1 : std::min(requests.size() - 1, taking + ahead);
+  while (next <= last) {
+    auto& r = requests[next++];
+    r.future = io->submit(std::move(r.ranges), priority);
+  }
+}
+
 std::vector<Bytes> DataBytes::take() {
   std::vector<Bytes> out(ranges_.size());
-  if (!request_) return out;
+  if (!window_) return out;
   std::vector<Bytes>* parts = nullptr;
   {
-    std::lock_guard lock(request_->mu);
-    if (!request_->done) {
+    DataWindow& w = *window_;
+    std::lock_guard lock(w.mu);
+    DataRequest& r = w.requests.at(request_);
+    if (!r.done) {
+      w.pump(request_);  // this one, and the next while this one is decoded
       try {
-        request_->parts = request_->future.get();
+        r.parts = r.future.get();
       } catch (...) {
-        request_->error = std::current_exception();
+        r.error = std::current_exception();
       }
-      request_->done = true;
+      r.done = true;
     }
-    if (request_->error) std::rethrow_exception(request_->error);
-    parts = &request_->parts;
+    if (r.error) std::rethrow_exception(r.error);
+    parts = &r.parts;
   }
   // Each part belongs to one need, so the needs of a request take theirs without a lock.
   size_t k = first_;
@@ -111,17 +136,31 @@ void StagedReads::submit(io::IoScheduler& io, uint64_t budget, uint64_t priority
     for (const auto& r : d->ranges_)
       if (r.length > 0) sent.back().push_back(r);
   }
-  const BatchPlan plan = plan_page_batches(sent, budget);
-  std::vector<std::shared_ptr<DataRequest>> requests;
-  for (auto& ranges : plan.requests) {
-    auto req = std::make_shared<DataRequest>();
-    req->future = io.submit(std::move(ranges), priority);
-    requests.push_back(std::move(req));
+  // From a local file, requests of at most kLocalRequestBytes: a 2.0 page is read whole, and
+  // its bytes wait in memory until decoded, so smaller requests keep less of them at once.
+  const bool remote = io.options().remote;
+  BatchPlan plan = plan_page_batches(sent, remote ? budget : std::min(budget, kLocalRequestBytes));
+  auto window = std::make_shared<DataWindow>();
+  window->io = &io;
+  window->priority = priority;
+  // A remote file: everything now (round trips overlap). A local one: one request ahead of
+  // decoding, so a batch of many large pages (2.0 pages are read whole) does not hold them
+  // all at once.
+  window->ahead = remote ? SIZE_MAX : 1;
+  window->requests.resize(plan.requests.size());
+  for (size_t i = 0; i < plan.requests.size(); ++i) {
+    DataRequest& req = window->requests[i];
+    req.ranges = std::move(plan.requests[i]);
+  }
+  if (!window->requests.empty()) {
+    std::lock_guard lock(window->mu);
+    window->pump(0);
   }
   for (size_t i = 0; i < data_.size(); ++i) {
     const BatchSlot& slot = plan.pages[i];
     if (slot.num_parts == 0) continue;
-    data_[i]->request_ = requests.at(slot.request);
+    data_[i]->window_ = window;
+    data_[i]->request_ = slot.request;
     data_[i]->first_ = slot.first_part;
   }
   data_.clear();

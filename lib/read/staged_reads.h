@@ -34,7 +34,7 @@
 
 namespace lance::read {
 
-struct DataRequest;  // one submitted request, shared by the needs in it (staged_reads.cpp)
+struct DataWindow;  // the submitted requests of one batch of one field (staged_reads.cpp)
 
 /// The bytes of one data need: asked before StagedReads::submit, taken in `finish`.
 class DataBytes {
@@ -46,8 +46,9 @@ class DataBytes {
  private:
   friend class StagedReads;
   std::vector<io::ByteRange> ranges_;
-  std::shared_ptr<DataRequest> request_;  ///< null until submitted (or when nothing is read)
-  size_t first_ = 0;                      ///< this need's first part in the request
+  std::shared_ptr<DataWindow> window_;  ///< null until submitted (or when nothing is read)
+  size_t request_ = 0;                  ///< this need's request in the window
+  size_t first_ = 0;                    ///< this need's first part in the request
 };
 
 /// An array built once, in `finish`, from bytes that have arrived by then. get() runs the
@@ -72,6 +73,9 @@ inline DeferredPtr make_deferred(Deferred::Build build) { return std::make_share
 
 class StagedReads {
  public:
+  /// Largest data request to a local file (see submit).
+  static constexpr uint64_t kLocalRequestBytes = 1 << 20;
+
   using Then = std::function<void(std::vector<Bytes>&&)>;
 
   /// Metadata: `then` is handed the bytes of `ranges` (in order) during the metadata rounds,
@@ -84,7 +88,10 @@ class StagedReads {
   /// Registers the metadata needs as one task of `rounds`; `label` names the field in errors.
   void add_to(MetadataRounds& rounds, std::function<std::string()> label);
   /// After rounds.run: the data needs, in the order asked, grouped into requests of about
-  /// `budget` bytes (0: one request per need), submitted at `priority`.
+  /// `budget` bytes (0: one request per need), submitted at `priority`: from a remote file
+  /// all at once (their round trips overlap), from a local one in order, one request ahead
+  /// of the one being decoded (DataBytes::take), so that a batch of many large
+  /// pages does not hold all their bytes at once.
   void submit(io::IoScheduler& io, uint64_t budget, uint64_t priority);
 
   /// Metadata needs not yet answered (0 after rounds.run).

@@ -88,8 +88,9 @@ class ValueNode final : public V2_0Node {
                         [&] {
                           auto parts = page_parts(column_, ranges);
                           auto slots = slots_.plan(parts, reads, /*now=*/false);
-                          return make_deferred([this, parts = std::move(parts), slots = std::move(slots)] {
-                            return with_context([&] { return column_.name(); }, [&] { return build(parts, slots); });
+                          return make_deferred([this, parts = std::move(parts), slots = std::move(slots)]() mutable {
+                            return with_context([&] { return column_.name(); },
+                                                [&] { return build(parts, std::move(slots)); });
                           });
                         });
   }
@@ -109,7 +110,9 @@ class ValueNode final : public V2_0Node {
   }
 
  private:
-  ArrayPtr build(const std::vector<PagePart>& parts, const std::vector<PageSlots<ArrayPtr>::SlotPtr>& slots) {
+  /// The parts' rows as one array. Drops each slot once its part is copied out, so a page
+  /// no later part, batch or kept slot holds is freed as the loop goes on.
+  ArrayPtr build(const std::vector<PagePart>& parts, std::vector<PageSlots<ArrayPtr>::SlotPtr> slots) {
     std::vector<ArrayPtr> arrays;
     for (size_t k = 0; k < parts.size(); ++k) {
       const PagePart& part = parts[k];
@@ -121,6 +124,7 @@ class ValueNode final : public V2_0Node {
                      arrays.push_back(slice_array(page, static_cast<int64_t>(part.first),
                                                   static_cast<int64_t>(part.last - part.first)));
                    });
+      slots[k].reset();
     }
     return concat(out_type_, std::move(arrays));
   }

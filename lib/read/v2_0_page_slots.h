@@ -44,9 +44,9 @@ class PageSlots {
   explicit PageSlots(V2_0Column& col) : col_(col) {}
 
   using Arrived = std::function<void(const std::vector<SlotPtr>&)>;
-  /// The slot of each part's page (parts of one page share it). Pages not kept from an
-  /// earlier batch are asked of `reads`: as data, or with `now` as metadata, and then
-  /// `arrived` is handed the slots once their bytes are here (at once when none is missing).
+  /// The slot of each part's page (parts of one page share it). Pages not kept from the
+  /// batch before (only its last page is kept, decoded, for the next) are asked of `reads`: as data, or with `now` as
+  /// metadata, and then `arrived` is handed the slots once their bytes are here (at once when none is missing).
   std::vector<SlotPtr> plan(std::span<const PagePart> parts, StagedReads& reads, bool now, Arrived arrived = {});
 
   /// The decoded page of `slot` (page `page`): decode(page, bytes) on first use.
@@ -69,9 +69,6 @@ class PageSlots {
   }
 
  private:
-  /// Pages kept beyond those of the latest batch.
-  static constexpr size_t kKeptExtra = 4;
-
   V2_0Column& col_;
   std::mutex mu_;
   std::map<size_t, SlotPtr> kept_;
@@ -98,8 +95,9 @@ std::vector<typename PageSlots<T>::SlotPtr> PageSlots<T>::plan(std::span<const P
       }
       slots.push_back(s);
     }
-    kept_.insert(touched.begin(), touched.end());
-    if (kept_.size() > touched.size() + kKeptExtra) kept_ = touched;
+    // A forward scan (and a take in ascending groups) needs at most the last page again.
+    kept_.clear();
+    if (!parts.empty()) kept_.emplace(parts.back().page, touched.at(parts.back().page));
   }
   // As metadata: one need for every missing page, its shared buffers first.
   std::vector<io::ByteRange> now_ranges;
