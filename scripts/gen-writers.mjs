@@ -68,8 +68,15 @@ function parent(only) {
     const dir = path.join(WRITERS_DIR, w);
     if (!fs.existsSync(path.join(dir, 'node_modules'))) {
       console.log(`${w}: npm ci`);
-      const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
-      if (r.status !== 0) throw new Error(`${w}: npm ci failed`);
+      let r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+      if (r.status !== 0) {
+        // Some of these releases list optional native packages for other platforms at versions
+        // never published; npm 11's `ci` then refuses the lock file ("Missing: ...@ from lock
+        // file"). `install --no-save` takes the locked versions that exist and leaves the lock alone.
+        console.log(`${w}: npm ci refused the lock file; npm install --no-save`);
+        r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+      }
+      if (r.status !== 0) throw new Error(`${w}: npm install failed`);
     }
     const tmp = path.join(os.tmpdir(), `gen-writers-${w}-${process.pid}.json`);
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', w, tmp], { stdio: 'inherit', env: { ...process.env, RUST_LOG: 'error' } });
