@@ -5,7 +5,10 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <random>
 #include <span>
+
+#include <spdlog/spdlog.h>
 
 #include "app/commands.h"
 #include "app/fragments_option.h"
@@ -18,6 +21,7 @@
 #include "app/stdin_input.h"
 #include "app/storage_config.h"
 #include "common/cancel.h"
+#include "common/row_sample.h"
 #include "dataset/table_reader.h"
 #include "io/remote/uri.h"
 #include "output/output_file.h"
@@ -124,6 +128,31 @@ std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_
   return dataset::open_table(path, opts);
 }
 
+/// `scan --sample K`: K rows of `reader` drawn uniformly at random (common/row_sample.h), in
+/// scan order, read through take in windows of kTakeWindowRows. Returns the rows written.
+uint64_t scan_sample(dataset::TableReader& reader, Output& out, const OutputArgs& args, uint64_t k,
+                     std::optional<uint64_t> seed) {
+  if (!seed) {
+    std::random_device device;
+    seed = (uint64_t{device()} << 32) ^ device();
+  }
+  spdlog::info("scan --sample {}: seed {} (--seed {} draws the same rows)", k, *seed, *seed);
+  const std::vector<uint64_t> rows = sample_rows(reader.num_rows(), k, *seed);
+  Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "scan", rows.size());
+  for (size_t at = 0; at < rows.size(); at += kTakeWindowRows) {
+    check_cancelled();
+    const std::span<const uint64_t> window(rows.data() + at, std::min<size_t>(kTakeWindowRows, rows.size() - at));
+    reader.take_batches(window, args.batch_size, [&](RecordBatch batch) {
+      timed_output([&] { out.writer->write(batch); });
+      progress.add(static_cast<uint64_t>(batch.num_rows), out.sink.bytes_written());
+      check_cancelled();
+    });
+  }
+  timed_output([&] { out.finish(); });
+  progress.finish();
+  return rows.size();
+}
+
 void add_version_option(CLI::App* cmd, int64_t& version) {
   cmd->add_option("--version", version, "Dataset version to read (time travel; default: the latest)")
       ->transform(version_number());
@@ -146,24 +175,42 @@ void register_scan(CLI::App& app, CommandRunner& run) {
   add_version_option(cmd, *version);
   add_fragments_option(cmd, *fragments, "--offset and --limit count their visible rows");
   add_storage_option(cmd);
-  cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)")->transform(decimal_number());
-  cmd->add_option("--offset", *offset, "Skip this many rows first")->capture_default_str()->transform(decimal_number());
+  auto sample = std::make_shared<std::optional<int64_t>>();
+  auto seed = std::make_shared<std::optional<uint64_t>>();
+  auto* limit_opt =
+      cmd->add_option("-n,--limit", *limit, "At most this many rows (default: all)")->transform(decimal_number());
+  auto* offset_opt = cmd->add_option("--offset", *offset, "Skip this many rows first")
+                         ->capture_default_str()
+                         ->transform(decimal_number());
+  auto* sample_opt = cmd->add_option("--sample", *sample,
+                                     "N rows drawn uniformly at random (every N-subset equally likely), in scan order")
+                         ->transform(decimal_number());
+  cmd->add_option("--seed", *seed, "Seed of --sample: the same seed draws the same rows (default: random; -v shows it)")
+      ->transform(decimal_number())
+      ->needs(sample_opt);
+  sample_opt->excludes(limit_opt)->excludes(offset_opt);
   cmd->footer(
       "Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
+      "  lance-cli scan data/sample/products.lance --sample 10 --seed 7 -c id,name\n"
       "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
       "  lance-cli scan my_db/my_table.lance --version 3\n"
       "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
-  cmd->callback([&run, path, args, limit, offset, version, fragments] {
+  cmd->callback([&run, path, args, limit, offset, version, fragments, sample, seed] {
     check_distinct_columns(args->columns);
-    run.command = [path, args, limit, offset, version, fragments] {
+    run.command = [path, args, limit, offset, version, fragments, sample, seed] {
       if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
+      if (*sample && **sample < 0) throw_usage("--sample must be ≥ 0 (got {})", **sample);
       StatsReport stats(args->stats);
       dataset::ReadAheadHint read_ahead;
-      read_ahead.whole_files = *offset == 0 && !*limit;  // every row (of the projected columns)
+      read_ahead.whole_files = *offset == 0 && !*limit && !*sample;  // every row (of the projected columns)
       auto reader = open_table(input_path(*path), *version, args->columns, *fragments, read_ahead);
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
+      if (*sample) {
+        stats.report(scan_sample(*reader, out, *args, static_cast<uint64_t>(**sample), *seed));
+        return;
+      }
       const uint64_t n = reader->num_rows();
       const uint64_t begin = std::min<uint64_t>(static_cast<uint64_t>(*offset), n);
       const uint64_t end = !*limit ? n : begin + std::min<uint64_t>(n - begin, static_cast<uint64_t>(**limit));
