@@ -145,9 +145,35 @@ bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
 
 bool is_dataset_dir(const std::string& path) { return is_dataset_dir(path, io::LocalStore()); }
 
+namespace {
+
+/// For a directory or prefix that is not a dataset: when it holds tables (`NAME.lance/`
+/// entries, a LanceDB database root), ": it holds the tables a, b (read one: ...)"; else "".
+std::string tables_inside(const std::string& path, const io::ObjectStore& store) {
+  std::vector<std::string> tables;
+  try {
+    for (const auto& e : store.list(path))
+      if (e.is_dir && e.name.size() > 6 && e.name.ends_with(".lance")) tables.push_back(e.name);
+  } catch (const Error&) {
+    return {};  // only a hint: the caller's message stands without it
+  }
+  if (tables.empty()) return {};
+  std::sort(tables.begin(), tables.end());
+  constexpr size_t kShown = 10;
+  std::string names;
+  for (size_t i = 0; i < std::min(tables.size(), kShown); ++i)
+    names += (i ? ", " : "") + tables[i].substr(0, tables[i].size() - 6);
+  if (tables.size() > kShown) names += fmt::format(" and {} more", tables.size() - kShown);
+  return fmt::format("; it looks like a LanceDB database holding the table{} {} (read one as {})",
+                     tables.size() == 1 ? "" : "s", names, io::display_location(io::join_path(path, tables.front())));
+}
+
+}  // namespace
+
 void check_data_file_path(const std::string& path, const io::ObjectStore& store) {
   if (!store.remote() && store.is_directory(path))
-    throw_usage("{} is a directory but not a Lance dataset (it has no {}/)", path, kVersionsDir);
+    throw_usage("{} is a directory but not a Lance dataset (it has no {}/){}", path, kVersionsDir,
+                tables_inside(path, store));
   if (!path.ends_with(".manifest")) return;
   const size_t at = path.rfind("/_versions/");
   throw_usage("{} is a dataset manifest, not a data file: give the dataset directory{}", io::display_location(path),
@@ -170,8 +196,8 @@ std::shared_ptr<format::FileReader> open_single_file(const std::string& path, co
   } catch (const Error& e) {
     // An object store has no directories: a prefix with objects but no _versions/ is named as such.
     if (e.kind() == ErrorKind::io && store.remote() && store.is_directory(path))
-      throw_usage("{} is a prefix with objects but not a Lance dataset (it has no {}/)", io::display_location(path),
-                  kVersionsDir);
+      throw_usage("{} is a prefix with objects but not a Lance dataset (it has no {}/){}", io::display_location(path),
+                  kVersionsDir, tables_inside(path, store));
     throw;
   }
   return format::FileReader::open(std::move(file), store.tune(options.io), options.stats);

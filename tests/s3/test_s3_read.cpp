@@ -380,3 +380,12 @@ TEST_CASE("s3: 2.0 and v1 reads send a metadata round and batched data per batch
     CHECK(requests <= 3 + 1 + 2 + 7);
   }
 }
+
+TEST_CASE("s3: a LanceDB database prefix as PATH names its tables", "[s3][paths]") {
+  // s3://BUCKET/db/ holds the table LanceDB wrote there (scripts/s3-tables.mjs).
+  auto r = run_s3({"scan", s3_uri("db")});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("LanceDB database holding the table events") &&
+                        Catch::Contains("read one as " + s3_uri("db/events.lance")));
+}
