@@ -131,6 +131,16 @@ bool is_dataset_dir(const std::string& path, const io::ObjectStore& store) {
   try {
     return store.is_directory(versions) && (store.remote() || store.is_directory(path));
   } catch (const Error& e) {
+    // A public object read unsigned (aws_skip_signature) from a bucket that denies anonymous
+    // listings: the listing fails (403) where the object itself can be read. When the path
+    // is an object that answers, it is a data file; otherwise the listing's error stands.
+    if (store.remote() && e.kind() == ErrorKind::io) {
+      try {
+        if (store.size_of(path)) return false;
+      } catch (const Error&) {
+        // not readable either: report the listing
+      }
+    }
     // The listing of <path>/_versions/ is only how a dataset is recognised: a failure (an
     // unreachable endpoint, a 403) names the path the caller gave, which may be a single file.
     std::string message = e.what();

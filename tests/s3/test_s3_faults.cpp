@@ -102,6 +102,17 @@ TEST_CASE("s3: 404, 403 and an unreachable endpoint exit 1 naming the URI - secr
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("access denied") && Catch::Contains("unsigned"));
   }
+  SECTION("a public object read unsigned: the denied listing does not stop it being read as a data file") {
+    // public/products.lance is public-read; the bucket denies anonymous listings (the dataset check's).
+    auto r = run_s3({"count", s3_uri("public/products.lance"), "--storage-option", "aws_skip_signature=true"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "2000\n");
+    auto s = run_s3({"scan", s3_uri("public/products.lance"), "--storage-option", "aws_skip_signature=true", "-n", "3",
+                     "-c", "id"});
+    CHECK(s.exit_code == 0);
+    CHECK(s.out == run_cli({"scan", source_path("data/sample/products.lance"), "-n", "3", "-c", "id"}).out);
+  }
   SECTION("nothing listens at the endpoint") {
     const auto t0 = std::chrono::steady_clock::now();
     auto r = run_s3({"count", s3_uri("data/sample/products.lance")}, s3_env("http://127.0.0.1:9"));
