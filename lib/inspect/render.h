@@ -1,5 +1,5 @@
 // Rendering of the inspect descriptions (inspect/inspect.h): JSON documents built from the
-// structs (field names documented in the README, numbers as numbers, keys in a fixed
+// structs (field names documented in docs/inspect.md, numbers as numbers, keys in a fixed
 // order), and aligned text meant for a terminal 100 columns wide.
 #pragma once
 
