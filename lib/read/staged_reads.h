@@ -11,7 +11,7 @@
 // one per page per column.
 //
 //   StagedReads reads;
-//   auto d = reads.later({{offset, length}});            // data: bytes in d->parts() after submit
+//   auto d = reads.later({{offset, length}});            // data: d->take() in finish
 //   reads.now({{pos, 8}}, [&](std::vector<Bytes>&& b) {  // metadata: called in rounds.run
 //     ... reads.later(...) / reads.now(...) ...
 //   });
@@ -113,23 +113,19 @@ class StagedReads {
 /// One planned batch of a field read through StagedReads (2.0, v1).
 struct StagedPending : FieldReader::Pending {
   StagedReads reads;
-  uint64_t priority = 0;  ///< the batch's first row
   bool finished = false;  ///< set by the reader's finish
   /// Run when the batch is dropped unfinished (a prefetch, an error): the reader forgets
   /// what it kept for later batches that may never receive its bytes.
   std::function<void()> on_abandon;
 
-  explicit StagedPending(std::span<const RowRange> rows) {
-    ranges.assign(rows.begin(), rows.end());
-    priority = rows.empty() ? 0 : rows.front().begin;
-  }
+  explicit StagedPending(std::span<const RowRange> rows) { ranges.assign(rows.begin(), rows.end()); }
   ~StagedPending() override {
     if (!finished && on_abandon) on_abandon();
   }
-  /// FieldReader::submit of such readers.
+  /// FieldReader::submit of such readers: at the priority of the batch's first row.
   static void submit(FieldReader::Pending& pending, io::IoScheduler& io, uint64_t budget) {
     auto& p = static_cast<StagedPending&>(pending);
-    p.reads.submit(io, budget, p.priority);
+    p.reads.submit(io, budget, p.ranges.empty() ? 0 : p.ranges.front().begin);
   }
 };
 

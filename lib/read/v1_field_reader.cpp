@@ -173,11 +173,11 @@ class V1FieldReader final : public FieldReader {
   std::unique_ptr<Pending> plan(std::span<const RowRange> ranges, MetadataRounds& rounds) override {
     auto b = std::make_unique<Batch>(ranges);
     b->on_abandon = [this] { forget_pending_dictionaries(); };
-    with_context([&] { return fmt::format("field '{}'", field_->name); },
+    with_context([&] { return label(); },
                  [&] {
                    for (const auto& r : ranges) plan_range(r.begin, r.end, *b);
                  });
-    b->reads.add_to(rounds, [this] { return fmt::format("field '{}'", field_->name); });
+    b->reads.add_to(rounds, [this] { return label(); });
     return b;
   }
 
@@ -186,7 +186,7 @@ class V1FieldReader final : public FieldReader {
   ArrayPtr finish(std::unique_ptr<Pending> pending) override {
     auto& b = static_cast<Batch&>(*pending);
     b.finished = true;
-    return with_context([&] { return fmt::format("field '{}'", field_->name); },
+    return with_context([&] { return label(); },
                         [&] {
                           std::vector<ArrayPtr> parts;
                           for (size_t i = 0; i < b.parts.size(); ++i)
@@ -224,6 +224,8 @@ class V1FieldReader final : public FieldReader {
       out.batches.push_back(b);
     }
   }
+
+  std::string label() const { return fmt::format("field '{}'", field_->name); }
 
   void forget_pending_dictionaries() {
     std::lock_guard lock(dict_mutex_);

@@ -19,11 +19,6 @@ V2_0Column::V2_0Column(std::shared_ptr<format::FileReader> file, uint32_t column
   starts_.push_back(row);
 }
 
-size_t V2_0Column::page_of(uint64_t row) const {
-  check_corrupt(row < num_rows(), "row {} lies past the column's {} rows", row, num_rows());
-  return static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), row) - starts_.begin()) - 1;
-}
-
 const pb::ArrayEncoding& V2_0Column::encoding(size_t p) const {
   const auto& enc = page(p).array_encoding;
   check_corrupt(enc != nullptr, "page {} has no 2.0 array encoding", p);
@@ -38,17 +33,20 @@ std::vector<pb::Buffer> V2_0Column::references(size_t p) const {
   return refs;
 }
 
+std::vector<uint32_t> V2_0Column::named_page_buffers(size_t p) const {
+  std::vector<uint32_t> named;
+  for (const auto& r : references(p))
+    if (r.buffer_type() == pb::Buffer::page && std::find(named.begin(), named.end(), r.buffer_index()) == named.end())
+      named.push_back(r.buffer_index());
+  return named;
+}
+
 std::vector<io::ByteRange> V2_0Column::page_ranges(size_t p) const {
   const format::PageInfo& info = page(p);
-  std::vector<uint32_t> wanted;
   std::vector<io::ByteRange> ranges;
-  for (const auto& r : references(p)) {
-    if (r.buffer_type() != pb::Buffer::page) continue;
-    check_corrupt(r.buffer_index() < info.buffers.size(), "page buffer {} named, the page has {}", r.buffer_index(),
-                  info.buffers.size());
-    if (std::find(wanted.begin(), wanted.end(), r.buffer_index()) != wanted.end()) continue;
-    wanted.push_back(r.buffer_index());
-    ranges.push_back(info.buffers[r.buffer_index()]);
+  for (uint32_t i : named_page_buffers(p)) {
+    check_corrupt(i < info.buffers.size(), "page buffer {} named, the page has {}", i, info.buffers.size());
+    ranges.push_back(info.buffers[i]);
   }
   return ranges;
 }
@@ -87,15 +85,10 @@ LoadedPage V2_0Column::loaded(size_t p, std::vector<Bytes>&& page_bytes) const {
   LoadedPage out;
   out.page.resize(info.buffers.size());
   out.page_bytes = std::move(page_bytes);
-  // The order of page_ranges: each named page buffer once, first naming first.
-  std::vector<uint32_t> wanted;
-  for (const auto& r : references(p)) {
-    if (r.buffer_type() != pb::Buffer::page) continue;
-    if (std::find(wanted.begin(), wanted.end(), r.buffer_index()) == wanted.end()) wanted.push_back(r.buffer_index());
-  }
-  check_internal(wanted.size() == out.page_bytes.size(), "page {}: {} buffers named, {} read", p, wanted.size(),
+  const std::vector<uint32_t> named = named_page_buffers(p);
+  check_internal(named.size() == out.page_bytes.size(), "page {}: {} buffers named, {} read", p, named.size(),
                  out.page_bytes.size());
-  for (size_t i = 0; i < wanted.size(); ++i) out.page[wanted[i]] = ByteView(out.page_bytes[i]);
+  for (size_t i = 0; i < named.size(); ++i) out.page[named[i]] = ByteView(out.page_bytes[i]);
   out.column.resize(file_->columns()[column_].buffers.size());
   for (const auto& [i, b] : column_buffers_) out.column[i] = ByteView(b);
   out.file.resize(file_->global_buffers().size());

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,8 @@ class V2_0Column {
   size_t num_pages() const { return starts_.size() - 1; }
   uint64_t page_start(size_t p) const { return starts_[p]; }
   uint64_t page_rows(size_t p) const { return starts_[p + 1] - starts_[p]; }
-  /// The page holding `row` (row < num_rows()); skips empty pages.
-  size_t page_of(uint64_t row) const;
+  /// The first row of each page, then num_rows() (split_rows_by_page's page_starts).
+  std::span<const uint64_t> page_starts() const { return starts_; }
   const format::PageInfo& page(size_t p) const { return file_->columns()[column_].pages[p]; }
   /// The page's ArrayEncoding; throws corrupt when the page has none.
   const ::lance::encodings::ArrayEncoding& encoding(size_t p) const;
@@ -68,6 +69,8 @@ class V2_0Column {
  private:
   /// The buffers page `p`'s encoding names (unvalidated).
   std::vector<::lance::encodings::Buffer> references(size_t p) const;
+  /// The page buffers among them, each once, in the order first named (page_ranges' order).
+  std::vector<uint32_t> named_page_buffers(size_t p) const;
 
   std::shared_ptr<format::FileReader> file_;
   uint32_t column_;

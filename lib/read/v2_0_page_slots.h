@@ -25,8 +25,9 @@ struct PagePart {
   bool operator==(const PagePart&) const = default;
 };
 
-/// The parts of the pages holding `ranges` (column rows; sorted, non-overlapping) of `col`,
-/// in row order; empty pages are left out. Throws corrupt for a range past the last row.
+/// The parts of the pages holding `ranges` (column rows; sorted, non-overlapping, non-empty)
+/// of `col`, in row order: split_rows_by_page (read/page_batch_planner.h), flattened. Empty
+/// pages are left out; throws corrupt for a range past the last row.
 std::vector<PagePart> page_parts(const V2_0Column& col, std::span<const RowRange> ranges);
 
 /// `T`: what a page decodes to (an array, list offsets).
@@ -45,8 +46,9 @@ class PageSlots {
 
   using Arrived = std::function<void(const std::vector<SlotPtr>&)>;
   /// The slot of each part's page (parts of one page share it). Pages not kept from the
-  /// batch before (only its last page is kept, decoded, for the next) are asked of `reads`: as data, or with `now` as
-  /// metadata, and then `arrived` is handed the slots once their bytes are here (at once when none is missing).
+  /// batch before (only its last page is kept, decoded, for the next) are asked of `reads`:
+  /// as data, or with `now` as metadata, and then `arrived` is handed the slots once their
+  /// bytes are here (at once when none is missing).
   std::vector<SlotPtr> plan(std::span<const PagePart> parts, StagedReads& reads, bool now, Arrived arrived = {});
 
   /// The decoded page of `slot` (page `page`): decode(page, bytes) on first use.
