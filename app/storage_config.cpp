@@ -22,13 +22,15 @@ std::string trim(const std::string& s) {
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
 
-/// Top-level `key = value` lines of section `section` of an INI file (nested blocks such as
-/// `s3 =` followed by indented lines are skipped).
+/// The `key = value` lines of section `section` of an INI file in the AWS CLI's dialect: a key
+/// with no value followed by indented lines (`s3 =` / `  endpoint_url = ...`) is a nested block,
+/// whose keys come back as "s3.endpoint_url". nullopt when the file or the section is missing.
 std::optional<std::map<std::string, std::string>> read_section(const std::string& path, const std::string& section) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
   std::optional<std::map<std::string, std::string>> out;
   bool inside = false;
+  std::string block;  // the nested block the indented lines belong to ("" outside one)
   std::string line;
   while (std::getline(in, line)) {
     const bool indented = !line.empty() && (line[0] == ' ' || line[0] == '\t');
@@ -37,15 +39,27 @@ std::optional<std::map<std::string, std::string>> read_section(const std::string
     if (t.front() == '[' && t.back() == ']') {
       inside = trim(t.substr(1, t.size() - 2)) == section;
       if (inside && !out) out.emplace();
+      block.clear();
       continue;
     }
-    if (!inside || indented) continue;
     const auto eq = t.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string value = trim(t.substr(eq + 1));
-    if (!value.empty()) (*out)[trim(t.substr(0, eq))] = value;
+    if (!inside || eq == std::string::npos) continue;
+    const std::string key = trim(t.substr(0, eq)), value = trim(t.substr(eq + 1));
+    if (!indented) block = value.empty() ? key : "";
+    if (value.empty()) continue;
+    if (!indented)
+      (*out)[key] = value;
+    else if (!block.empty())
+      (*out)[block + "." + key] = value;
   }
   return out;
+}
+
+bool is_true(const std::optional<std::string>& v) {
+  if (!v) return false;
+  std::string s = *v;
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s == "true" || s == "1";
 }
 
 }  // namespace
@@ -94,8 +108,30 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
         o.region = v;
       else if (k == "endpoint_url")
         o.endpoint = v;
+      else if (k == "s3.addressing_style" && (v == "virtual" || v == "path"))
+        o.set("virtual_hosted_style_request", v == "virtual" ? "true" : "false");
     }
   }
+  // The AWS CLI v2 service-specific endpoint: `services = NAME` in the profile names a
+  // `[services NAME]` section whose `s3 =` block may set endpoint_url (above the profile's own).
+  const auto lookup = [&](const std::string& key) -> std::optional<std::string> {
+    if (!config) return std::nullopt;
+    auto it = config->find(key);
+    return it == config->end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  if (auto services = lookup("services")) {
+    auto block = read_section(config_file, "services " + *services);
+    if (!block)
+      throw_usage("profile {}: services = {}: no [services {}] section in {}", profile, *services, *services,
+                  config_file);
+    if (auto it = block->find("s3.endpoint_url"); it != block->end()) o.endpoint = it->second;
+  }
+  // AWS_IGNORE_CONFIGURED_ENDPOINT_URLS (or the profile's ignore_configured_endpoint_urls) drops
+  // every configured endpoint: the files' and the environment's.
+  const bool ignore_endpoints = get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
+                                    ? is_true(get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"))
+                                    : is_true(lookup("ignore_configured_endpoint_urls"));
+  if (ignore_endpoints) o.endpoint.clear();
 
   // 2. Environment variables.
   const auto key = get("AWS_ACCESS_KEY_ID");
@@ -107,8 +143,10 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
   }
   if (auto r = get("AWS_DEFAULT_REGION")) o.region = *r;
   if (auto r = get("AWS_REGION")) o.region = *r;
-  if (auto e = get("AWS_ENDPOINT_URL")) o.endpoint = *e;
-  if (auto e = get("AWS_ENDPOINT_URL_S3")) o.endpoint = *e;
+  if (!ignore_endpoints) {
+    if (auto e = get("AWS_ENDPOINT_URL")) o.endpoint = *e;
+    if (auto e = get("AWS_ENDPOINT_URL_S3")) o.endpoint = *e;
+  }
   if (auto v = get("AWS_ALLOW_HTTP")) o.set("allow_http", *v);
   if (auto v = get("AWS_SKIP_SIGNATURE")) o.set("skip_signature", *v);
   if (auto v = get("AWS_VIRTUAL_HOSTED_STYLE_REQUEST")) o.set("virtual_hosted_style_request", *v);

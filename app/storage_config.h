@@ -4,9 +4,13 @@
 // Lowest to highest precedence:
 //   1. the profile (AWS_PROFILE, else AWS_DEFAULT_PROFILE, else "default") in ~/.aws/config and ~/.aws/credentials
 //      (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE): aws_access_key_id, aws_secret_access_key,
-//      aws_session_token, region, endpoint_url;
+//      aws_session_token, region, endpoint_url, `s3 =` / `addressing_style`; the AWS CLI v2
+//      `services = NAME` setting, whose `[services NAME]` section's `s3 =` / `endpoint_url` wins
+//      over the profile's endpoint_url;
 //   2. AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION / AWS_DEFAULT_REGION,
 //      AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL, AWS_ALLOW_HTTP, AWS_SKIP_SIGNATURE;
+//      AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true (or the profile's ignore_configured_endpoint_urls)
+//      drops the endpoints of 1. and 2.;
 //   3. --storage-option KEY=VALUE (repeatable; LanceDB's keys, see io::StorageOptions::set).
 #pragma once
 
@@ -29,7 +33,7 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 
 /// The options from `env`, the profile files it points at, and `key_values` ("KEY=VALUE").
 /// Throws Error(usage) for a malformed or unknown option, or an AWS_PROFILE that exists in
-/// neither file. Messages never include secret values.
+/// neither file or a `services` name without its section. Messages never include secret values.
 io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<std::string>& key_values);
 
 /// After parsing: the options from the real environment, the profile files and the

@@ -29,6 +29,19 @@ lance::read::ReaderOptions parse(std::map<std::string, std::string> vars) {
   return lance::app::reader_options_from(lookup);
 }
 
+/// storage_options_from with the variables `vars` and the profile files `credentials` and `config`.
+lance::io::StorageOptions storage_with(std::map<std::string, std::string> vars, const std::string& credentials,
+                                       const std::string& config) {
+  vars["AWS_SHARED_CREDENTIALS_FILE"] = credentials;
+  vars["AWS_CONFIG_FILE"] = config;
+  return lance::app::storage_options_from(
+      [vars](const std::string& k) -> std::optional<std::string> {
+        auto it = vars.find(k);
+        return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+      },
+      {});
+}
+
 }  // namespace
 
 TEST_CASE("reader options: defaults without variables", "[options]") {
@@ -89,14 +102,7 @@ TEST_CASE("storage options: AWS_DEFAULT_PROFILE picks the profile when AWS_PROFI
          "[modern]\naws_access_key_id = K2\naws_secret_access_key = S2\n";
   }
   auto with = [&](std::map<std::string, std::string> vars) {
-    vars["AWS_SHARED_CREDENTIALS_FILE"] = dir + "/credentials";
-    vars["AWS_CONFIG_FILE"] = dir + "/config-none";
-    return lance::app::storage_options_from(
-        [vars](const std::string& k) -> std::optional<std::string> {
-          auto it = vars.find(k);
-          return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
-        },
-        {});
+    return storage_with(std::move(vars), dir + "/credentials", dir + "/config-none");
   };
   CHECK(with({}).access_key_id == "K0");
   CHECK(with({{"AWS_DEFAULT_PROFILE", "legacy"}}).access_key_id == "K1");
@@ -107,5 +113,41 @@ TEST_CASE("storage options: AWS_DEFAULT_PROFILE picks the profile when AWS_PROFI
   } catch (const lance::Error& e) {
     CHECK(e.kind() == lance::ErrorKind::usage);
     CHECK(std::string(e.what()).find("AWS_DEFAULT_PROFILE=nosuch") != std::string::npos);
+  }
+}
+
+TEST_CASE("storage options: AWS CLI v2 services sections and ignore_configured_endpoint_urls", "[options][aws]") {
+  const lance::testing::TempDir tmp("services");
+  const std::string dir = tmp.path().string();
+  {
+    std::ofstream f(dir + "/config");
+    f << "[default]\nendpoint_url = http://profile:1\n"
+         "[profile local]\nregion = eu-west-1\nendpoint_url = http://profile:2\nservices = dev\n"
+         "s3 =\n  addressing_style = virtual\n  endpoint_url = http://not-a-services-block:9\n"
+         "[services dev]\ndynamodb =\n  endpoint_url = http://dynamo:8000\ns3 =\n  endpoint_url = http://rgw:7480\n"
+         "[profile broken]\nservices = nosuch\n"
+         "[profile ignoring]\nendpoint_url = http://profile:3\nignore_configured_endpoint_urls = true\n";
+  }
+  auto with = [&](std::map<std::string, std::string> vars) {
+    return storage_with(std::move(vars), dir + "/credentials-none", dir + "/config");
+  };
+  CHECK(with({}).endpoint == "http://profile:1");
+  const auto local = with({{"AWS_PROFILE", "local"}});
+  CHECK(local.endpoint == "http://rgw:7480");  // the services block's s3 endpoint, not dynamodb's
+  CHECK(local.region == "eu-west-1");
+  CHECK(local.virtual_hosted_style);  // the profile's s3 = / addressing_style = virtual
+  // The environment still wins over the files, unless endpoints are ignored.
+  CHECK(with({{"AWS_PROFILE", "local"}, {"AWS_ENDPOINT_URL_S3", "http://env:1"}}).endpoint == "http://env:1");
+  CHECK(with({{"AWS_PROFILE", "local"}, {"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true"}}).endpoint.empty());
+  CHECK(with({{"AWS_PROFILE", "ignoring"}}).endpoint.empty());
+  CHECK(with({{"AWS_PROFILE", "ignoring"}, {"AWS_ENDPOINT_URL", "http://env:2"}}).endpoint.empty());
+  CHECK(with({{"AWS_PROFILE", "ignoring"}, {"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "false"}}).endpoint ==
+        "http://profile:3");
+  try {
+    with({{"AWS_PROFILE", "broken"}});
+    FAIL("no error");
+  } catch (const lance::Error& e) {
+    CHECK(e.kind() == lance::ErrorKind::usage);
+    CHECK(std::string(e.what()).find("[services nosuch]") != std::string::npos);
   }
 }
