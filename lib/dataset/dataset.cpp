@@ -313,11 +313,8 @@ RecordBatch DatasetRowReader::finish_chunk(std::unique_ptr<PendingChunk> pending
   return assemble(st, std::move(parts), pending->num_rows);
 }
 
-void DatasetRowReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
-                            const std::function<void(RecordBatch)>& sink) {
-  end = std::min(end, num_rows());
-  if (begin >= end) return;
-  if (batch_size == 0) throw_usage("batch size must be at least 1");
+void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch_size,
+                                    const std::function<void(RecordBatch)>& sink) {
   // Chunks: at most batch_size visible rows, never crossing a fragment. Fragments before
   // `begin` are skipped by their row counts alone: none of their files is opened.
   size_t frag = fragment_of(begin);
@@ -406,8 +403,8 @@ double DatasetRowReader::bytes_per_row(size_t index) const {
   return physical ? bytes / static_cast<double>(physical) : 0;
 }
 
-void DatasetRowReader::take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
-                                    const std::function<void(RecordBatch)>& sink) {
+void DatasetRowReader::take_units(std::span<const uint64_t> rows, uint64_t batch_size,
+                                  const std::function<void(RecordBatch)>& sink) {
   const bool local = !read::overlap_fragments(dataset_->store().network_model());
   take_in_groups(
       rows, batch_size, dataset_->reader_options().take_group_bytes, sink,

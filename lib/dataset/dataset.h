@@ -109,15 +109,18 @@ class DatasetRowReader final : public TableReader {
   const format::Schema& schema() const override { return dataset_->schema(); }
   const std::vector<FieldPtr>& fields() const override { return fields_; }
   uint64_t num_rows() const override { return dataset_->num_rows(); }
-  void scan(uint64_t begin, uint64_t end, uint64_t batch_size, const std::function<void(RecordBatch)>& sink) override;
   RecordBatch take(std::span<const uint64_t> rows) override;
-  /// Local store: an ascending run of rows inside one fragment is read ahead in one go and
-  /// decoded in groups (TableReader::take_batches); a fragment's bytes per row come from the
-  /// manifest's file sizes and the projected share of them (read_cost.h).
-  void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
-                    const std::function<void(RecordBatch)>& sink) override;
 
   const Dataset& dataset() const { return *dataset_; }
+
+ protected:
+  /// Local store: an ascending run of rows inside one fragment is read ahead in one go and
+  /// decoded in groups (TableReader::take_in_groups); a fragment's bytes per row come from the
+  /// manifest's file sizes and the projected share of them (read_cost.h).
+  void take_units(std::span<const uint64_t> rows, uint64_t batch_size,
+                  const std::function<void(RecordBatch)>& sink) override;
+  void scan_batches(uint64_t begin, uint64_t end, uint64_t batch_size,
+                    const std::function<void(RecordBatch)>& sink) override;
 
  private:
   struct FragmentState;

@@ -21,7 +21,7 @@ namespace {
 /// A single Lance data file as a table.
 class FileTableReader final : public TableReader {
  public:
-  /// `local`: the file is on local disk (takes are then answered in groups, take_batches).
+  /// `local`: the file is on local disk (takes are then answered in groups, take_units).
   FileTableReader(std::shared_ptr<format::FileReader> file, std::vector<read::ColumnSelection> selection,
                   const read::ReaderOptions& options, bool local)
       : file_(file), options_(options), reader_(file, std::move(selection), options), local_(local) {}
@@ -31,10 +31,8 @@ class FileTableReader final : public TableReader {
   const std::vector<FieldPtr>& fields() const override { return reader_.fields(); }
   uint64_t num_rows() const override { return reader_.num_rows(); }
 
-  void scan(uint64_t begin, uint64_t end, uint64_t batch_size, const std::function<void(RecordBatch)>& sink) override {
-    end = std::min(end, num_rows());
-    if (begin >= end) return;
-    if (batch_size == 0) throw_usage("batch size must be at least 1");
+  void scan_batches(uint64_t begin, uint64_t end, uint64_t batch_size,
+                    const std::function<void(RecordBatch)>& sink) override {
     // Batches are planned, read and decoded on the CPU pool, one after another (one file:
     // one chain), while `sink` handles the oldest one here.
     read::ScanPipeline pipe(options_.decode_mode.value_or(read::DecodeMode::pool), options_.scan_batches_in_flight);
@@ -57,8 +55,8 @@ class FileTableReader final : public TableReader {
 
   /// Local file: ascending rows in groups, every row counted at the file's average size (all
   /// columns: more groups than a narrow projection needs, never fewer).
-  void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
-                    const std::function<void(RecordBatch)>& sink) override {
+  void take_units(std::span<const uint64_t> rows, uint64_t batch_size,
+                  const std::function<void(RecordBatch)>& sink) override {
     const double per_row =
         static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
     take_in_groups(
@@ -87,11 +85,44 @@ class FileTableReader final : public TableReader {
 
 }  // namespace
 
+namespace {
+
+/// `unit` handed to `sink` in slices of at most `batch_size` rows (copies; the unit itself
+/// when it is no longer than that).
+void slice_into(RecordBatch unit, uint64_t batch_size, const std::function<void(RecordBatch)>& sink) {
+  const auto step = static_cast<int64_t>(batch_size);
+  if (unit.num_rows <= step) return sink(std::move(unit));
+  for (int64_t at = 0; at < unit.num_rows; at += step) {
+    const int64_t n = std::min(step, unit.num_rows - at);
+    RecordBatch part{unit.fields, {}, n};
+    part.columns.reserve(unit.columns.size());
+    for (const auto& c : unit.columns) part.columns.push_back(slice_array(c, at, n));
+    sink(std::move(part));
+  }
+}
+
+}  // namespace
+
+void TableReader::scan(uint64_t begin, uint64_t end, uint64_t batch_size,
+                       const std::function<void(RecordBatch)>& sink) {
+  end = std::min(end, num_rows());
+  if (begin >= end) return;
+  if (batch_size == 0) throw_usage("batch size must be at least 1");
+  if (batch_size >= kMinScanReadRows) return scan_batches(begin, end, batch_size, sink);
+  scan_batches(begin, end, kMinScanReadRows, [&](RecordBatch unit) { slice_into(std::move(unit), batch_size, sink); });
+}
+
 void TableReader::take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
                                const std::function<void(RecordBatch)>& sink) {
   if (batch_size == 0) throw_usage("batch size must be at least 1");
-  for (size_t i = 0; i < rows.size(); i += batch_size)
-    sink(take(rows.subspan(i, std::min<size_t>(batch_size, rows.size() - i))));
+  if (batch_size >= kMinScanReadRows) return take_units(rows, batch_size, sink);
+  take_units(rows, kMinScanReadRows, [&](RecordBatch unit) { slice_into(std::move(unit), batch_size, sink); });
+}
+
+void TableReader::take_units(std::span<const uint64_t> rows, uint64_t unit_rows,
+                             const std::function<void(RecordBatch)>& sink) {
+  for (size_t i = 0; i < rows.size(); i += unit_rows)
+    sink(take(rows.subspan(i, std::min<size_t>(unit_rows, rows.size() - i))));
 }
 
 void TableReader::take_in_groups(

@@ -27,6 +27,7 @@
 #include "io/object_store.h"
 #include "read/read_ahead.h"
 #include "read/reader_options.h"
+#include "read/row_reader.h"
 
 namespace lance::dataset {
 
@@ -72,24 +73,31 @@ class TableReader {
   virtual uint64_t num_rows() const = 0;
 
   /// Streams rows [begin, end) (end is clamped to num_rows()) to `sink` as batches of at
-  /// most `batch_size` rows, in order. Only the pages (and fragments) holding those rows are
-  /// read; the reads of the next batch are in flight while `sink` handles the current one.
-  virtual void scan(uint64_t begin, uint64_t end, uint64_t batch_size,
-                    const std::function<void(RecordBatch)>& sink) = 0;
+  /// most `batch_size` rows (a dataset's batches do not cross fragments), in order. Only the pages (and fragments)
+  /// holding those rows are read; the reads of the next batch are in flight while `sink`
+  /// handles the current one. Rows are read and decoded in units of at least
+  /// kMinScanReadRows, whatever `batch_size` (smaller batches are slices of one unit), so the
+  /// bytes read and the chunks decoded do not grow as the batches shrink. Throws Error(usage)
+  /// for batch_size 0.
+  void scan(uint64_t begin, uint64_t end, uint64_t batch_size, const std::function<void(RecordBatch)>& sink);
+
+  /// The smallest unit scan() reads and decodes, in rows: read::kDefaultBatchSize.
+  static constexpr uint64_t kMinScanReadRows = read::kDefaultBatchSize;
 
   /// The given rows in the given order, duplicates repeated; every needed row is read
   /// once. Throws Error(usage) for a row ≥ num_rows().
   virtual RecordBatch take(std::span<const uint64_t> rows) = 0;
 
   /// take() of consecutive slices of `rows`, at most `batch_size` rows each, handed to `sink`
-  /// in order. A local table given ascending rows reads a slice's bytes together (the I/O
+  /// in order. Rows are read and decoded in units of at least kMinScanReadRows rows, whatever
+  /// `batch_size` (smaller batches are slices of one unit): the bytes read do not grow as the
+  /// batches shrink. A local table given ascending rows reads a unit's bytes together (the I/O
   /// operations of one take) and decodes them in groups of about ReaderOptions::take_group_bytes
   /// file bytes, each handed to `sink` before the next is decoded: the process holds one
-  /// group's values at a time, not the slice's (on a VM, first-touched memory can cost more
+  /// group's values at a time, not the unit's (on a VM, first-touched memory can cost more
   /// than decoding such rows), and batches may hold fewer than `batch_size` rows. Throws
   /// Error(usage) for batch_size 0 and, as take does, for a row ≥ num_rows().
-  virtual void take_batches(std::span<const uint64_t> rows, uint64_t batch_size,
-                            const std::function<void(RecordBatch)>& sink);
+  void take_batches(std::span<const uint64_t> rows, uint64_t batch_size, const std::function<void(RecordBatch)>& sink);
 
  protected:
   /// Where a run of ascending rows may start a take in groups: rows at or past `end_row`
@@ -106,6 +114,16 @@ class TableReader {
   void take_in_groups(std::span<const uint64_t> rows, uint64_t batch_size, uint64_t budget_bytes,
                       const std::function<void(RecordBatch)>& sink, const std::function<TakeRun(uint64_t)>& run_at,
                       const std::function<bool(std::span<const uint64_t>, const std::vector<size_t>&)>& take_grouped);
+
+  /// take_batches()'s reading: take() of consecutive slices of `rows` of `unit_rows` (≥ 1)
+  /// rows each, handed to `sink` in order (readers that read ahead split a slice in groups).
+  virtual void take_units(std::span<const uint64_t> rows, uint64_t unit_rows,
+                          const std::function<void(RecordBatch)>& sink);
+
+  /// scan()'s reading: rows [begin, end) (begin < end ≤ num_rows()) to `sink` in batches of
+  /// `batch_size` (≥ 1) rows, each batch planned, read and decoded as one unit.
+  virtual void scan_batches(uint64_t begin, uint64_t end, uint64_t batch_size,
+                            const std::function<void(RecordBatch)>& sink) = 0;
 };
 
 /// True when `path` is a directory holding `_versions/` (a Lance dataset); for an object
