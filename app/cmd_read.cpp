@@ -71,7 +71,8 @@ void add_output_options(CLI::App* cmd, OutputArgs& a) {
   a.batch_size_option =
       cmd->add_option(
              "--batch-size", a.batch_size,
-             "Rows per decoded batch (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
+             "Rows per output batch (an Arrow record batch); rows are read and decoded in units of at least "
+             "8192 whatever this is (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
           ->capture_default_str()
           ->transform(decimal_number())
           ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
