@@ -1,6 +1,7 @@
-// inspect meta|schema|pages: what a Lance data file contains, as text or JSON.
+// inspect meta|schema|pages|columns|versions: what a Lance data file contains, as text or JSON.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "dataset/dataset.h"
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
+#include "inspect/columns_report.h"
 #include "inspect/dataset_meta.h"
 #include "inspect/inspect.h"
 #include "inspect/render.h"
@@ -109,6 +111,66 @@ void setup_schema(CLI::App* schema, CommandRunner& run, const std::string& name)
   });
 }
 
+/// `inspect columns`: the per-column report of a file or dataset, limited to `columns`
+/// (top-level names or paths: a column is kept when its path is one of them or lies below
+/// one), with the decoded values' stats when `decode`.
+void run_columns(const InspectArgs& a, const std::vector<std::string>& columns, bool decode) {
+  inspect::ColumnsReport report;
+  const bool dataset = is_dataset(a.path);
+  if (dataset) {
+    report = inspect::inspect_columns(*dataset::Dataset::open(a.path, a.version, reader_options()));
+  } else {
+    report = inspect::inspect_columns(*open_file(a, "inspect columns"));
+  }
+  if (!columns.empty()) {
+    std::vector<inspect::ColumnUsage> kept;
+    for (const auto& name : columns) {
+      const size_t before = kept.size();
+      for (const auto& c : report.columns)
+        if (c.path == name || c.path.rfind(name + ".", 0) == 0) kept.push_back(c);
+      if (kept.size() == before) throw_usage("inspect columns: no column {} in {}", name, a.path);
+    }
+    report.columns = std::move(kept);
+  }
+  if (decode) {
+    dataset::TableOptions opts;
+    opts.reader = reader_options();
+    if (a.version) opts.version = *a.version;
+    for (const auto& name : columns) {
+      const std::string top = name.substr(0, name.find('.'));
+      if (std::find(opts.columns.begin(), opts.columns.end(), top) == opts.columns.end()) opts.columns.push_back(top);
+    }
+    auto table = dataset::open_table(a.path, opts);
+    inspect::add_value_stats(report, *table);
+  }
+  print(report, a);
+}
+
+void register_columns(CLI::App* cmd, CommandRunner& run) {
+  auto* columns = cmd->add_subcommand(
+      "columns", "Per column: bytes on disk, pages, layouts, encodings; --decode adds decoded bytes, nulls, min, max");
+  auto args = std::make_shared<InspectArgs>();
+  auto names = std::make_shared<std::vector<std::string>>();
+  auto decode = std::make_shared<bool>(false);
+  add_common(columns, *args, "A .lance data file (- reads one from standard input) or a dataset directory");
+  add_version(columns, *args);
+  columns->add_option("-c,--columns", *names, "Top-level fields or field paths (e.g. s or s.a), comma-separated")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  columns->add_flag("--decode", *decode,
+                    "Also decode every row: decoded bytes, compression ratio, null count, min and max");
+  columns->footer(
+      "Examples:\n  lance-cli inspect columns data/sample/products.lance\n"
+      "  lance-cli inspect columns data/datasets/appends --decode\n"
+      "  lance-cli inspect columns table.lance --json | jq '.columns | sort_by(-.bytes) | .[0]'");
+  columns->callback([&run, args, names, decode] {
+    run.command = [args, names, decode] {
+      args->path = input_path(args->path);
+      run_columns(*args, *names, *decode);
+    };
+  });
+}
+
 }  // namespace
 
 void register_schema(CLI::App& app, CommandRunner& run) {
@@ -117,13 +179,14 @@ void register_schema(CLI::App& app, CommandRunner& run) {
 }
 
 void register_inspect(CLI::App& app, CommandRunner& run) {
-  auto* cmd =
-      app.add_subcommand("inspect", "Show what is inside a Lance file or dataset: meta, schema, pages or versions");
+  auto* cmd = app.add_subcommand(
+      "inspect", "Show what is inside a Lance file or dataset: meta, schema, pages, columns or versions");
   cmd->require_subcommand(1);
   cmd->footer(
       "Examples:\n  lance-cli inspect meta data/sample/products.lance\n"
       "  lance-cli inspect schema data/sample/products.lance --json\n"
       "  lance-cli inspect pages data/sample/products.lance -c name --page 0\n"
+      "  lance-cli inspect columns data/sample/products.lance --decode\n"
       "  lance-cli inspect versions data/datasets/know/history");
 
   {
@@ -167,6 +230,7 @@ void register_inspect(CLI::App& app, CommandRunner& run) {
       };
     });
   }
+  register_columns(cmd, run);
   setup_schema(cmd->add_subcommand("schema", "The field tree: names, ids, parents, Lance and Arrow types, metadata"),
                run, "lance-cli inspect schema");
   {

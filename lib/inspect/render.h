@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inspect/columns_report.h"
 #include "inspect/inspect.h"
 
 namespace lance::inspect {
@@ -17,6 +18,7 @@ using Json = nlohmann::ordered_json;
 Json to_json(const FileMeta& meta);
 Json to_json(const SchemaInfo& schema);
 Json to_json(const PagesReport& pages);
+Json to_json(const ColumnsReport& columns);
 
 struct TextOptions {
   bool color = false;        ///< ANSI bold/dim (only when writing to a terminal)
@@ -27,6 +29,7 @@ struct TextOptions {
 std::string render_text(const FileMeta& meta, const TextOptions& options = {});
 std::string render_text(const SchemaInfo& schema, const TextOptions& options = {});
 std::string render_text(const PagesReport& pages, const TextOptions& options = {});
+std::string render_text(const ColumnsReport& columns, const TextOptions& options = {});
 
 /// "812 B", "9.3 KiB", "1.5 MiB", "2.0 GiB"; with `exact`, "9523 B".
 std::string format_bytes(uint64_t bytes, bool exact);
