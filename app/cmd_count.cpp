@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "app/filtered_read.h"
 #include "app/fragments_option.h"
 #include "app/reader_options_env.h"
 #include "app/stdin_input.h"
 #include "app/storage_config.h"
 #include "dataset/row_count.h"
+#include "dataset/table_reader.h"
 #include "output/sink.h"
 
 namespace lance::app {
@@ -30,14 +32,29 @@ void register_count(CLI::App& app, CommandRunner& run) {
   cmd->add_option("--version", *version, "Dataset version to count (default: the latest)")->transform(version_number());
   cmd->add_flag("--json", *json, "One JSON object: rows, deleted_rows, fragments, version (null for a data file)");
   add_fragments_option(cmd, *fragments, "counts their visible rows only");
+  auto filter = std::make_shared<std::optional<std::string>>();
+  cmd->add_option("--filter,--where", *filter,
+                  "Count only the rows matching this Lance filter (reads the filter's columns; countRows(EXPR))");
   add_storage_option(cmd);
   cmd->footer(
       "Examples:\n  lance-cli count data/sample/products.lance\n"
+      "  lance-cli count data/sample/products.lance --filter \"category = 'toys' AND price < 20\"\n"
       "  lance-cli count my_db/my_table.lance --version 3 --json");
-  cmd->callback([&run, path, version, json, fragments] {
-    run.command = [path, version, json, fragments] {
-      const dataset::RowCount c =
+  cmd->callback([&run, path, version, json, fragments, filter] {
+    run.command = [path, version, json, fragments, filter] {
+      dataset::RowCount c =
           dataset::count_rows(input_path(*path), *version, reader_options(), parse_fragments_option(*fragments));
+      if (*filter) {
+        const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
+          dataset::TableOptions opts;
+          opts.columns = cols;
+          opts.fragments = parse_fragments_option(*fragments);
+          opts.reader = reader_options();
+          opts.version = *version;
+          return dataset::open_table(input_path(*path), opts);
+        };
+        c.rows = count_filtered(reopen, **filter);
+      }
       OutputSink sink(1);
       if (*json)
         sink.write(fmt::format("{{\"rows\":{},\"deleted_rows\":{},\"fragments\":{},\"version\":{}}}\n", c.rows,

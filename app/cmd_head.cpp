@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/commands.h"
+#include "app/filtered_read.h"
 #include "app/reader_options_env.h"
 #include "app/stdin_input.h"
 #include "app/storage_config.h"
@@ -33,6 +34,7 @@ struct HeadArgs {
   int64_t limit = 10;
   std::vector<std::string> columns;
   std::string format = "auto";
+  std::optional<std::string> filter;  ///< --filter EXPR
   std::optional<uint64_t> version;
 };
 
@@ -66,9 +68,11 @@ void register_head(CLI::App& app, CommandRunner& run) {
                   "table, csv, tsv, json, jsonl or arrow (default: table on a terminal, else jsonl)");
   cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)")
       ->transform(version_number());
+  cmd->add_option("--filter,--where", a->filter, "Only the rows matching this Lance filter (SQL)");
   add_storage_option(cmd);
   cmd->footer(
       "Examples:\n  lance-cli head data/sample/products.lance\n"
+      "  lance-cli head data/sample/products.lance --filter \"price > 400\"\n"
       "  lance-cli head data/sample/products.lance -n 3 -c id,name -f csv");
   cmd->callback([&run, a] {
     check_distinct_columns(a->columns);
@@ -83,7 +87,18 @@ void register_head(CLI::App& app, CommandRunner& run) {
       auto writer = head_writer(a->format, sink, reader->schema().metadata);
       writer->begin(reader->fields());
       const uint64_t end = std::min(reader->num_rows(), static_cast<uint64_t>(a->limit));
-      reader->scan(0, end, read::kDefaultBatchSize, [&](RecordBatch batch) { writer->write(batch); });
+      const auto write = [&](RecordBatch batch) { writer->write(batch); };
+      if (a->filter) {
+        const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
+          dataset::TableOptions o = opts;
+          o.columns = cols;
+          return dataset::open_table(input_path(a->path), o);
+        };
+        read_filtered(*reader, reopen, {*a->filter, 0, static_cast<uint64_t>(a->limit), read::kDefaultBatchSize},
+                      write);
+      } else {
+        reader->scan(0, end, read::kDefaultBatchSize, write);
+      }
       writer->finish();
       sink.flush();
     };

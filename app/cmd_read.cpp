@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/commands.h"
+#include "app/filtered_read.h"
 #include "app/fragments_option.h"
 #include "app/global_options.h"
 #include "app/input_size.h"
@@ -190,26 +191,46 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       ->transform(decimal_number())
       ->needs(sample_opt);
   sample_opt->excludes(limit_opt)->excludes(offset_opt);
+  auto filter = std::make_shared<std::optional<std::string>>();
+  cmd->add_option("--filter,--where", *filter,
+                  "Only the rows matching this Lance filter (SQL, e.g. \"cat = 'red' AND price > 10\"); --offset and "
+                  "--limit count matching rows")
+      ->excludes(sample_opt);
   cmd->footer(
       "Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
       "  lance-cli scan data/sample/products.lance --sample 10 --seed 7 -c id,name\n"
       "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
       "  lance-cli scan my_db/my_table.lance --version 3\n"
       "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
-  cmd->callback([&run, path, args, limit, offset, version, fragments, sample, seed] {
+  cmd->callback([&run, path, args, limit, offset, version, fragments, sample, seed, filter] {
     check_distinct_columns(args->columns);
-    run.command = [path, args, limit, offset, version, fragments, sample, seed] {
+    run.command = [path, args, limit, offset, version, fragments, sample, seed, filter] {
       if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
       if (*sample && **sample < 0) throw_usage("--sample must be ≥ 0 (got {})", **sample);
       StatsReport stats(args->stats);
       dataset::ReadAheadHint read_ahead;
-      read_ahead.whole_files = *offset == 0 && !*limit && !*sample;  // every row (of the projected columns)
+      read_ahead.whole_files = *offset == 0 && !*limit && !*sample && !*filter;  // every row (of the projected columns)
       auto reader = open_table(input_path(*path), *version, args->columns, *fragments, read_ahead);
       Output out(*args, reader->schema().metadata);
       out.writer->begin(reader->fields());
       if (*sample) {
         stats.report(scan_sample(*reader, out, *args, static_cast<uint64_t>(**sample), *seed));
+        return;
+      }
+      if (*filter) {
+        FilteredRead fr{**filter, static_cast<uint64_t>(*offset), std::nullopt, args->batch_size};
+        if (*limit) fr.limit = static_cast<uint64_t>(**limit);
+        const std::string in = input_path(*path);
+        const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
+          return open_table(in, *version, cols, *fragments);
+        };
+        const uint64_t rows = read_filtered(*reader, reopen, fr, [&](RecordBatch batch) {
+          check_cancelled();
+          timed_output([&] { out.writer->write(batch); });
+        });
+        timed_output([&] { out.finish(); });
+        stats.report(rows);
         return;
       }
       const uint64_t n = reader->num_rows();

@@ -40,7 +40,7 @@ fi
 # and the full golden scans (every format) and takes.
 # Not rerun: CLI plumbing (help, progress, colour, terminals, signals), output formatting,
 # inspect, node reading our IPC, and the limit/offset windows (the same pages again).
-ASAN_TESTS_A='[columns],[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
+ASAN_TESTS_A='[columns],[filter],[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
 ASAN_TESTS_B='[corrupt]~[dataset],[take][golden],scan equals Lance*'  # the dataset corrupt sweep ([corrupt][dataset]) runs once, in A
 cd $B
 status=0

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "output/number_text.h"
 
 namespace lance::inspect {
 
@@ -35,13 +36,7 @@ std::string_view bytes_at(const ArrayData& a, int64_t i) {
   return {reinterpret_cast<const char*>(data + b), static_cast<size_t>(e - b)};
 }
 
-float half_value(uint16_t bits) {
-  const uint32_t sign = (bits >> 15) & 1, exp = (bits >> 10) & 0x1F, frac = bits & 0x3FF;
-  float v = exp == 0    ? std::ldexp(static_cast<float>(frac), -24)
-            : exp == 31 ? (frac ? NAN : INFINITY)
-                        : std::ldexp(static_cast<float>(frac | 0x400), static_cast<int>(exp) - 25);
-  return sign ? -v : v;
-}
+float half_value(uint16_t bits) { return output::half_to_float(bits); }
 
 /// Floats: NaN has no place in the order (left out, as Parquet statistics do).
 bool is_nan(const ArrayData& a, int64_t i) {

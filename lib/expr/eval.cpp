@@ -1,0 +1,403 @@
+#include "expr/eval.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/error.h"
+#include "expr/like.h"
+
+namespace lance::expr {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Columns
+// ---------------------------------------------------------------------------------------
+
+template <typename T>
+T load(const ArrayData& a, size_t i) {
+  T v;
+  std::memcpy(&v, a.buffers.at(0)->data() + i * sizeof(T), sizeof(T));
+  return v;
+}
+
+double half(uint16_t h) {
+  const int e = (h >> 10) & 0x1F, f = h & 0x3FF;
+  const double v = e == 0 ? std::ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : std::ldexp(f | 0x400, e - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+double decimal128(const ArrayData& a, size_t i) {
+  int64_t hi;
+  uint64_t lo;
+  std::memcpy(&lo, a.buffers[0]->data() + i * 16, 8);
+  std::memcpy(&hi, a.buffers[0]->data() + i * 16 + 8, 8);
+  return (static_cast<double>(hi) * 18446744073709551616.0 + static_cast<double>(lo)) / std::pow(10.0, a.type->scale);
+}
+
+int64_t unit_to_ns(TimeUnit u) {
+  switch (u) {
+    case TimeUnit::second:
+      return 1000000000;
+    case TimeUnit::milli:
+      return 1000000;
+    case TimeUnit::micro:
+      return 1000;
+    case TimeUnit::nano:
+      return 1;
+  }
+  return 1;
+}
+
+int64_t integer_at(const ArrayData& a, size_t i) {
+  switch (a.type->id) {
+    case TypeId::int8:
+      return load<int8_t>(a, i);
+    case TypeId::int16:
+      return load<int16_t>(a, i);
+    case TypeId::int32:
+      return load<int32_t>(a, i);
+    case TypeId::uint8:
+      return load<uint8_t>(a, i);
+    case TypeId::uint16:
+      return load<uint16_t>(a, i);
+    case TypeId::uint32:
+      return load<uint32_t>(a, i);
+    case TypeId::uint64:
+      return static_cast<int64_t>(load<uint64_t>(a, i));
+    default:
+      return load<int64_t>(a, i);
+  }
+}
+
+void fill_values(Vec& v, const ArrayData& a) {
+  const size_t n = static_cast<size_t>(a.length);
+  const TypeId id = a.type->id;
+  for (size_t i = 0; i < n; ++i) {
+    if (!v.valid[i]) continue;
+    switch (v.kind) {
+      case Kind::boolean:
+        v.ints[i] = get_bit(a.buffers[0]->data(), i);
+        break;
+      case Kind::integer:
+        v.ints[i] = integer_at(a, i);
+        break;
+      case Kind::floating:
+        v.floats[i] = id == TypeId::float16   ? half(load<uint16_t>(a, i))
+                      : id == TypeId::float32 ? load<float>(a, i)
+                      : id == TypeId::float64 ? load<double>(a, i)
+                                              : decimal128(a, i);
+        break;
+      case Kind::string:
+      case Kind::binary: {
+        if (id == TypeId::fixed_size_binary) {
+          const auto w = static_cast<size_t>(a.type->byte_width);
+          v.strs[i] = {reinterpret_cast<const char*>(a.buffers[0]->data()) + i * w, w};
+          break;
+        }
+        const bool large = a.type->is_large_offsets();
+        const int64_t b = large ? a.values<int64_t>(0)[i] : a.values<int32_t>(0)[i];
+        const int64_t e = large ? a.values<int64_t>(0)[i + 1] : a.values<int32_t>(0)[i + 1];
+        v.strs[i] = {reinterpret_cast<const char*>(a.buffers[1]->data()) + b, static_cast<size_t>(e - b)};
+        break;
+      }
+      case Kind::date:
+        v.ints[i] = id == TypeId::date32 ? load<int32_t>(a, i) : load<int64_t>(a, i) / 86400000;
+        break;
+      case Kind::timestamp:
+        v.ints[i] = load<int64_t>(a, i) * unit_to_ns(a.type->unit);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+Vec load_array(const ArrayData& a, const std::vector<uint8_t>* outer_valid) {
+  const size_t n = static_cast<size_t>(a.length);
+  Vec v = null_vec(kind_of(*a.type), n);
+  for (size_t i = 0; i < n; ++i)
+    v.valid[i] = a.is_valid(static_cast<int64_t>(i)) && (!outer_valid || (*outer_valid)[i]);
+  if (v.kind == Kind::list) {
+    const ArrayData& child = *a.children.at(0);
+    const TypeId id = a.type->id;
+    for (size_t i = 0; i <= n; ++i)
+      v.offsets[i] = id == TypeId::fixed_size_list ? static_cast<int64_t>(i) * a.type->list_size
+                     : id == TypeId::large_list    ? a.values<int64_t>(0)[i]
+                                                   : a.values<int32_t>(0)[i];
+    v.items = std::make_shared<Vec>(load_array(child, nullptr));
+    return v;
+  }
+  fill_values(v, a);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------
+// Operators
+// ---------------------------------------------------------------------------------------
+
+/// An order-preserving key of a double: IEEE total order (-NaN < -inf < … < -0 < 0 < … < NaN).
+int64_t total_key(double d) {
+  int64_t bits;
+  std::memcpy(&bits, &d, 8);
+  return bits < 0 ? bits ^ std::numeric_limits<int64_t>::max() : bits;
+}
+
+/// -1, 0, 1 for rows `i` of `a` and `b` (same kind, both valid).
+int compare_at(const Vec& a, const Vec& b, size_t i, size_t j) {
+  switch (a.kind) {
+    case Kind::floating: {
+      const int64_t x = total_key(a.floats[i]), y = total_key(b.floats[j]);
+      return x < y ? -1 : x > y;
+    }
+    case Kind::string:
+    case Kind::binary: {
+      const int c = a.strs[i].compare(b.strs[j]);
+      return c < 0 ? -1 : c > 0;
+    }
+    default:
+      return a.ints[i] < b.ints[j] ? -1 : a.ints[i] > b.ints[j];
+  }
+}
+
+Kind meet(Kind a, Kind b) {
+  if (a == b || b == Kind::null) return a;
+  if (a == Kind::null) return b;
+  if (a == Kind::floating || b == Kind::floating) return Kind::floating;
+  if (a == Kind::timestamp || b == Kind::timestamp) return Kind::timestamp;
+  if (a == Kind::binary || b == Kind::binary) return Kind::binary;
+  return a;
+}
+
+bool holds(const std::string& op, int c) {
+  if (op == "=") return c == 0;
+  if (op == "!=") return c != 0;
+  if (op == "<") return c < 0;
+  if (op == "<=") return c <= 0;
+  if (op == ">") return c > 0;
+  return c >= 0;
+}
+
+Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
+  const Kind k = meet(l0.kind, r0.kind);
+  const Vec l = convert(l0, k), r = convert(r0, k);
+  Vec out = null_vec(Kind::boolean, l.size());
+  for (size_t i = 0; i < l.size(); ++i) {
+    if (!l.valid[i] || !r.valid[i]) continue;
+    out.valid[i] = 1;
+    out.ints[i] = holds(op, compare_at(l, r, i, i));
+  }
+  return out;
+}
+
+Vec arith(const std::string& op, const Vec& l0, const Vec& r0, Kind kind) {
+  const Vec l = convert(l0, kind), r = convert(r0, kind);
+  Vec out = null_vec(kind, l.size());
+  const char o = op[0];
+  for (size_t i = 0; i < l.size(); ++i) {
+    if (!l.valid[i] || !r.valid[i]) continue;
+    if (kind == Kind::floating) {
+      const double x = l.floats[i], y = r.floats[i];
+      out.floats[i] = o == '+' ? x + y : o == '-' ? x - y : o == '*' ? x * y : o == '/' ? x / y : std::fmod(x, y);
+    } else {
+      const auto x = static_cast<uint64_t>(l.ints[i]), y = static_cast<uint64_t>(r.ints[i]);
+      if ((o == '/' || o == '%') && y == 0) throw_usage("filter: division by zero");
+      if (o == '/' || o == '%') {
+        const int64_t a = l.ints[i], b = r.ints[i];
+        out.ints[i] = b == -1 ? (o == '/' ? static_cast<int64_t>(0 - x) : 0) : (o == '/' ? a / b : a % b);
+      } else {
+        out.ints[i] = static_cast<int64_t>(o == '+' ? x + y : o == '-' ? x - y : x * y);  // wraps, as Arrow's kernels
+      }
+    }
+    out.valid[i] = 1;
+  }
+  return out;
+}
+
+Vec logic(bool is_and, const Vec& a, const Vec& b) {
+  Vec out = null_vec(Kind::boolean, a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const bool av = a.valid[i], bv = b.valid[i];
+    const bool at = av && a.ints[i], bt = bv && b.ints[i];
+    const bool af = av && !a.ints[i], bf = bv && !b.ints[i];
+    if (is_and) {
+      if (af || bf)
+        out.valid[i] = 1, out.ints[i] = 0;
+      else if (at && bt)
+        out.valid[i] = 1, out.ints[i] = 1;
+    } else {
+      if (at || bt)
+        out.valid[i] = 1, out.ints[i] = 1;
+      else if (af && bf)
+        out.valid[i] = 1, out.ints[i] = 0;
+    }
+  }
+  return out;
+}
+
+Vec negate_bool(Vec v) {
+  for (size_t i = 0; i < v.size(); ++i) v.ints[i] = !v.ints[i];
+  return v;
+}
+
+Vec broadcast(const Vec& one, size_t n) {
+  Vec v = null_vec(one.kind, n);
+  v.owned = one.owned;
+  for (size_t i = 0; i < n; ++i) {
+    v.valid[i] = one.valid[0];
+    if (!v.ints.empty()) v.ints[i] = one.ints[0];
+    if (!v.floats.empty()) v.floats[i] = one.floats[0];
+    if (!v.strs.empty()) v.strs[i] = one.strs[0];
+  }
+  return v;
+}
+
+Vec in_list(const Bound& node, const RecordBatch& batch) {
+  const Vec v = evaluate(*node.children[0], batch);
+  Vec out = null_vec(Kind::boolean, v.size());
+  std::vector<uint8_t> saw_null(v.size(), 0);
+  for (size_t i = 0; i < v.size(); ++i) out.valid[i] = v.valid[i];
+  for (size_t c = 1; c < node.children.size(); ++c) {
+    const Vec eq = compare("=", v, evaluate(*node.children[c], batch));
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!eq.valid[i])
+        saw_null[i] = 1;
+      else if (eq.ints[i])
+        out.ints[i] = 1;
+    }
+  }
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!out.ints[i] && saw_null[i]) out.valid[i] = 0;  // x IN (…, NULL) without a match is unknown
+    if (node.negated && out.valid[i]) out.ints[i] = !out.ints[i];
+  }
+  return out;
+}
+
+Vec like(const Bound& node, const RecordBatch& batch) {
+  const Vec s = evaluate(*node.children[0], batch), p = evaluate(*node.children[1], batch);
+  Vec out = null_vec(Kind::boolean, s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!s.valid[i] || !p.valid[i]) continue;
+    out.valid[i] = 1;
+    out.ints[i] = like_match(s.strs[i], p.strs[i], node.case_insensitive) != node.negated;
+  }
+  return out;
+}
+
+/// A list literal: every row holds the same items (repeated, the literal is short).
+Vec list_literal(const Bound& node, size_t n) {
+  Kind k = Kind::null;
+  for (const auto& c : node.children) k = meet(k, c->kind);
+  const size_t m = node.children.size();
+  Vec items = null_vec(k, n * m);
+  for (size_t j = 0; j < m; ++j) {
+    const Vec x = convert(node.children[j]->literal, k);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t at = i * m + j;
+      items.valid[at] = x.valid[0];
+      if (!items.ints.empty()) items.ints[at] = x.ints[0];
+      if (!items.floats.empty()) items.floats[at] = x.floats[0];
+      if (!items.strs.empty()) items.strs[at] = x.strs[0];
+    }
+  }
+  Vec v = null_vec(Kind::list, n);
+  for (size_t i = 0; i < n; ++i) {
+    v.valid[i] = 1;
+    v.offsets[i + 1] = static_cast<int64_t>((i + 1) * m);
+  }
+  v.items = std::make_shared<Vec>(std::move(items));
+  return v;
+}
+
+}  // namespace
+
+Vec load_column(const RecordBatch& batch, const std::vector<std::string>& path) {
+  const ArrayData* a = nullptr;
+  for (size_t c = 0; c < batch.fields.size(); ++c)
+    if (batch.fields[c]->name == path[0]) a = batch.columns[c].get();
+  check_internal(a != nullptr, "filter column {} is not in the batch", path[0]);
+  std::vector<uint8_t> valid(static_cast<size_t>(a->length), 1);
+  for (size_t k = 1; k < path.size(); ++k) {
+    for (size_t i = 0; i < valid.size(); ++i) valid[i] = valid[i] && a->is_valid(static_cast<int64_t>(i));
+    const ArrayData* child = nullptr;
+    for (size_t c = 0; c < a->type->children.size(); ++c)
+      if (a->type->children[c]->name == path[k]) child = a->children[c].get();
+    check_internal(child != nullptr, "struct field {} is not in the batch", path[k]);
+    a = child;
+  }
+  return load_array(*a, &valid);
+}
+
+Vec evaluate(const Bound& node, const RecordBatch& batch) {
+  const auto n = static_cast<size_t>(batch.num_rows);
+  auto child = [&](size_t i) { return evaluate(*node.children[i], batch); };
+  switch (node.op) {
+    case Op::literal:
+      return broadcast(node.literal, n);
+    case Op::column:
+      return load_column(batch, node.path);
+    case Op::not_: {
+      Vec v = child(0);
+      return node.kind == Kind::boolean ? negate_bool(std::move(v)) : v;
+    }
+    case Op::neg: {
+      Vec v = child(0);
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (v.kind == Kind::floating)
+          v.floats[i] = -v.floats[i];
+        else if (!v.ints.empty())
+          v.ints[i] = static_cast<int64_t>(0 - static_cast<uint64_t>(v.ints[i]));
+      }
+      return v;
+    }
+    case Op::and_:
+    case Op::or_:
+      return logic(node.op == Op::and_, child(0), child(1));
+    case Op::compare:
+      return compare(node.name, child(0), child(1));
+    case Op::arith:
+      return arith(node.name, child(0), child(1), node.kind == Kind::null ? Kind::integer : node.kind);
+    case Op::is_null: {
+      const Vec v = child(0);
+      Vec out = null_vec(Kind::boolean, n);
+      for (size_t i = 0; i < n; ++i) out.valid[i] = 1, out.ints[i] = (v.valid[i] == 0) != node.negated;
+      return out;
+    }
+    case Op::is_bool: {
+      const Vec v = child(0);
+      const bool want = node.name == "TRUE";
+      Vec out = null_vec(Kind::boolean, n);
+      for (size_t i = 0; i < n; ++i)
+        out.valid[i] = 1, out.ints[i] = (v.valid[i] && (v.ints[i] != 0) == want) != node.negated;
+      return out;
+    }
+    case Op::between: {
+      const Vec v = child(0);
+      Vec r = logic(true, compare(">=", v, child(1)), compare("<=", v, child(2)));
+      return node.negated ? negate_bool(std::move(r)) : r;
+    }
+    case Op::in_list:
+      return in_list(node, batch);
+    case Op::like:
+      return like(node, batch);
+    case Op::function: {
+      std::vector<Vec> args;
+      for (size_t i = 0; i < node.children.size(); ++i) args.push_back(child(i));
+      return call_function(node, std::move(args), n);
+    }
+    case Op::cast:
+      return convert(child(0), node.kind);
+    case Op::array:
+      return list_literal(node, n);
+  }
+  throw_internal("filter: unknown node");
+}
+
+std::vector<uint8_t> evaluate_filter(const Filter& filter, const RecordBatch& batch) {
+  const Vec v = evaluate(*filter.root, batch);
+  std::vector<uint8_t> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = v.valid[i] && v.ints[i];
+  return out;
+}
+
+}  // namespace lance::expr

@@ -1,0 +1,158 @@
+// `--filter`: the rows Lance's `query().where(EXPR)` returns and the count `countRows(EXPR)`
+// gives, for every expression of data/filters/goldens.json (scripts/gen-filters.mjs) on the
+// 2.0, 2.1 and 2.2 tables; what Lance rejects is a usage error here too.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "common/error.h"
+#include "expr/like.h"
+#include "expr/parse.h"
+#include "fixtures.h"
+
+using lance::testing::read_text;
+using lance::testing::run_cli;
+using lance::testing::source_path;
+using Json = nlohmann::json;
+
+namespace {
+
+const Json& goldens() {
+  static const Json g = Json::parse(read_text(source_path("data/filters/goldens.json")));
+  return g;
+}
+
+/// Lance's rows of table `version` ("2_1"), by id, as jsonl lines.
+std::map<int64_t, std::string> rows_by_id(const std::string& version) {
+  std::map<int64_t, std::string> out;
+  for (const auto& line : lance::testing::lines(read_text(source_path("data/filters/rows-" + version + ".jsonl"))))
+    out[Json::parse(line).at("id").get<int64_t>()] = line + "\n";
+  return out;
+}
+
+/// The answer to expression `e` for table `version` ("2_1").
+const Json& answer(const Json& e, const std::string& version) {
+  if (!e.contains("by_version")) return e;
+  std::string dotted = version;
+  dotted[1] = '.';
+  return e.at("by_version").at(dotted);
+}
+
+const char* const kVersions[] = {"2_0", "2_1", "2_2"};
+
+}  // namespace
+
+TEST_CASE("filter: every golden expression gives Lance's rows and count, or Lance's rejection", "[filter][golden]") {
+  REQUIRE(goldens().at("expressions").size() > 100);
+  for (const char* version : kVersions) {
+    const auto rows = rows_by_id(version);
+    const std::string table = source_path(std::string("data/filters/") + version);
+    for (const auto& e : goldens().at("expressions")) {
+      const std::string expr = e.at("expr");
+      const Json& a = answer(e, version);
+      INFO(version << ": " << expr);
+      auto r = run_cli({"scan", table, "--filter", expr, "-f", "jsonl"});
+      if (!a.at("accepted").get<bool>()) {
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("filter: ") != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);  // one line
+        continue;
+      }
+      REQUIRE(r.exit_code == 0);
+      std::string want;
+      for (const auto& id : a.at("ids")) want += rows.at(id.get<int64_t>());
+      CHECK(r.out == want);
+      auto c = run_cli({"count", table, "--where", expr});
+      CHECK(c.out == std::to_string(a.at("count").get<uint64_t>()) + "\n");
+    }
+  }
+}
+
+TEST_CASE("filter: -c projects, --offset and --limit count matching rows, every format works", "[filter]") {
+  const std::string table = source_path("data/filters/2_1");
+  const std::string expr = "cat = 'red' OR i32 IS NULL";
+  const Json* e = nullptr;
+  for (const auto& x : goldens().at("expressions"))
+    if (x.at("expr") == expr) e = &x;
+  REQUIRE(e);
+  std::vector<int64_t> ids;
+  for (const auto& id : e->at("ids")) ids.push_back(id.get<int64_t>());
+  REQUIRE(ids.size() > 10);
+  // the filter's columns need not be projected
+  auto r = run_cli({"scan", table, "--filter", expr, "-c", "id,name", "-f", "csv", "--offset", "3", "-n", "5"});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = lance::testing::lines(r.out);
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[0] == "id,name");
+  for (size_t i = 0; i < 5; ++i) CHECK(lines[i + 1].substr(0, lines[i + 1].find(',')) == std::to_string(ids[3 + i]));
+  // small batches through the take path: the same rows
+  auto all = run_cli({"scan", table, "--filter", expr, "-f", "jsonl"});
+  CHECK(run_cli({"scan", table, "--filter", expr, "-f", "jsonl", "--batch-size", "2"}).out == all.out);
+  for (const char* fmt : {"csv", "tsv", "json", "arrow", "null"}) {
+    INFO(fmt);
+    CHECK(run_cli({"scan", table, "--filter", expr, "-f", fmt}).exit_code == 0);
+  }
+  CHECK(run_cli({"scan", table, "--filter", expr, "-n", "0"}).out.empty());
+  // a single data file of the table
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(table + "/data")) files.push_back(f.path().string());
+  std::sort(files.begin(), files.end());
+  REQUIRE(!files.empty());
+  const std::string first = run_cli({"scan", files[0], "-c", "id", "-n", "1", "-f", "csv", "--no-header"}).out;
+  if (first == "0\n")
+    CHECK(run_cli({"scan", files[0], "--filter", "id < 3", "-c", "id", "-f", "csv", "--no-header"}).out == "0\n1\n2\n");
+  // --filter and --sample do not go together
+  CHECK(run_cli({"scan", table, "--filter", expr, "--sample", "3"}).exit_code == 2);
+}
+
+TEST_CASE("filter parser: positions, quoting, trailing text and depth", "[filter]") {
+  using lance::expr::parse;
+  CHECK(parse("a = 1").ignored_tail == 0);
+  CHECK(parse("a = 1) junk").ignored_tail == 6);
+  CHECK(parse("`odd name` = 'it''s'").root->kind == lance::expr::NodeKind::binary);
+  auto error_of = [](const std::string& text) {
+    try {
+      parse(text);
+    } catch (const lance::Error& e) {
+      CHECK(e.kind() == lance::ErrorKind::usage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("a = ").find("at position 5") != std::string::npos);
+  CHECK(error_of("a = 'open").find("unterminated string at position 5") != std::string::npos);
+  CHECK(error_of("").find("empty expression") != std::string::npos);
+  CHECK(error_of(std::string(5000, '(') + "a").find("nested too deeply") != std::string::npos);
+  CHECK(error_of("a # 1").find("unexpected character '#'") != std::string::npos);
+}
+
+TEST_CASE("filter LIKE: wildcards, escapes, code points, case folding", "[filter]") {
+  using lance::expr::like_match;
+  CHECK(like_match("alpha", "a%", false));
+  CHECK(like_match("alpha", "%ph%", false));
+  CHECK(!like_match("alpha", "a_", false));
+  CHECK(like_match("naïve", "na_ve", false));  // ï is one character of two bytes
+  CHECK(like_match("100%", "100\\%", false));
+  CHECK(!like_match("1000", "100\\%", false));
+  CHECK(like_match("a_b", "a\\_b", false));
+  CHECK(!like_match("axb", "a\\_b", false));
+  CHECK(like_match("ALPHA", "alpha", true));
+  CHECK(like_match("", "%", false));
+  CHECK(!like_match("", "_", false));
+  CHECK(like_match("aaab", "%a%b", false));
+}
+
+TEST_CASE("filter: head --filter shows the first matching rows", "[filter]") {
+  const std::string table = source_path("data/filters/2_2");
+  const auto all = lance::testing::lines(run_cli({"scan", table, "--filter", "flag AND i32 > 0", "-f", "jsonl"}).out);
+  REQUIRE(all.size() > 3);
+  auto h = run_cli({"head", table, "--filter", "flag AND i32 > 0", "-n", "3", "-f", "jsonl"});
+  REQUIRE(h.exit_code == 0);
+  CHECK(h.out == all[0] + "\n" + all[1] + "\n" + all[2] + "\n");
+}
