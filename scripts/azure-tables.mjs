@@ -13,7 +13,8 @@
 //   devstoreaccount1/lance   LanceDB tables through azure_storage_use_emulator (db/emu.lance)
 //   lanceacct/lance          LanceDB tables through a shared key (db/events21.lance: format 2.1,
 //                            two appends and a delete; db/events20.lance: format 2.0), and
-//                            data/sample/products.lance uploaded as a single data file
+//                            uploaded unchanged: data/sample/products.lance (a single data file),
+//                            data/datasets/know/{indexed,history} (indices, tags, transactions)
 //   lanceacct/public         anonymous read (container access level): products.lance
 //
 // The Shared Key and service SAS signing below follow the Azure Storage REST API documents
@@ -117,9 +118,12 @@ async function main() {
   await request(EMU_ACCOUNT, EMU_KEY, 'PUT', `${endpoint}/${EMU_ACCOUNT}/lance?restype=container`);
   await request(ACCOUNT, KEY, 'PUT', `${acct}/lance?restype=container`);
   await request(ACCOUNT, KEY, 'PUT', `${acct}/public?restype=container`, { 'x-ms-blob-public-access': 'container' });
-  const products = fs.readFileSync(path.join(HERE, '..', 'data', 'sample', 'products.lance'));
-  for (const c of ['lance', 'public'])
-    await request(ACCOUNT, KEY, 'PUT', `${acct}/${c}/data/sample/products.lance`, { 'x-ms-blob-type': 'BlockBlob' }, products);
+  const put = (c, rel) => request(ACCOUNT, KEY, 'PUT', `${acct}/${c}/${rel}`, { 'x-ms-blob-type': 'BlockBlob' },
+    fs.readFileSync(path.join(HERE, '..', rel)));
+  for (const c of ['lance', 'public']) await put(c, 'data/sample/products.lance');
+  for (const ds of ['data/datasets/know/indexed', 'data/datasets/know/history'])
+    for (const f of fs.readdirSync(path.join(HERE, '..', ds), { recursive: true }))
+      if (fs.statSync(path.join(HERE, '..', ds, f)).isFile()) await put('lance', `${ds}/${f}`);
 
   const db = await lancedb.connect(`az://lance/db`, { storageOptions: {
     azure_storage_account_name: ACCOUNT, azure_storage_account_key: KEY, azure_storage_endpoint: acct, allow_http: 'true' } });
