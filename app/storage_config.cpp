@@ -68,10 +68,10 @@ bool is_true(const std::optional<std::string>& v) {
 template <typename Get>
 void set_azure_from(const Get& get, io::StorageOptions& o) {
   if (auto v = get("AZURE_STORAGE_CONNECTION_STRING")) o.azure.set_connection_string(*v);
-  for (const char* name :
-       {"AZURE_STORAGE_ACCOUNT_NAME", "AZURE_STORAGE_ACCOUNT_KEY", "AZURE_STORAGE_ACCESS_KEY", "AZURE_STORAGE_MASTER_KEY",
-        "AZURE_STORAGE_SAS_TOKEN", "AZURE_STORAGE_SAS_KEY", "AZURE_STORAGE_TOKEN", "AZURE_STORAGE_ENDPOINT",
-        "AZURE_ENDPOINT", "AZURE_STORAGE_USE_EMULATOR", "AZURE_SKIP_SIGNATURE", "AZURE_ALLOW_HTTP"})
+  for (const char* name : {"AZURE_STORAGE_ACCOUNT_NAME", "AZURE_STORAGE_ACCOUNT_KEY", "AZURE_STORAGE_ACCESS_KEY",
+                           "AZURE_STORAGE_MASTER_KEY", "AZURE_STORAGE_SAS_TOKEN", "AZURE_STORAGE_SAS_KEY",
+                           "AZURE_STORAGE_TOKEN", "AZURE_STORAGE_ENDPOINT", "AZURE_ENDPOINT",
+                           "AZURE_STORAGE_USE_EMULATOR", "AZURE_SKIP_SIGNATURE", "AZURE_ALLOW_HTTP"})
     if (auto v = get(name)) o.set(name, *v);
   if (auto v = get("AZURITE_BLOB_STORAGE_URL")) o.azure.emulator_url = *v;
 }

@@ -28,7 +28,7 @@ std::string hex(const std::string& bytes) {
 }
 }  // namespace
 
-TEST_CASE("azure URIs: az, azure, abfs[s] with and without an account, https blob hosts", "[io][azure]") {
+TEST_CASE("azure URIs: az and azure and abfs[s] with and without an account and https blob hosts", "[io][azure]") {
   auto az = parse_location("az://lance/db/t.lance");
   CHECK(az.scheme == Scheme::azure);
   CHECK(az.bucket == "lance");
@@ -60,8 +60,12 @@ TEST_CASE("azure URIs: az, azure, abfs[s] with and without an account, https blo
 TEST_CASE("azure: HMAC-SHA256 (RFC 4231 case 2) and base64 (RFC 4648 vectors)", "[io][azure]") {
   CHECK(hex(hmac_sha256("Jefe", "what do ya want for nothing?")) ==
         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
-  const std::map<std::string, std::string> vectors{{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                                                   {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+  const std::map<std::string, std::string> vectors{{"", ""},
+                                                   {"f", "Zg=="},
+                                                   {"fo", "Zm8="},
+                                                   {"foo", "Zm9v"},
+                                                   {"foob", "Zm9vYg=="},
+                                                   {"fooba", "Zm9vYmE="},
                                                    {"foobar", "Zm9vYmFy"}};
   for (const auto& [plain, encoded] : vectors) {
     CHECK(base64_encode(plain) == encoded);
@@ -84,12 +88,12 @@ TEST_CASE("azure: the Shared Key string-to-sign and signature of a ranged GET an
   CHECK(azure_shared_key_header("devstoreaccount1", *base64_decode(kAzuriteKey), sts) ==
         "Authorization: SharedKey devstoreaccount1:U0m1EPein//25g8uB75PIkXyf/rMqVFLY1Y60DsToDs=");
   const std::string list = azure_string_to_sign(
-      "GET", "https://acct.blob.core.windows.net/c?restype=container&comp=list&prefix=db%2Ft.lance%2F&Marker=x",
-      "acct", {"x-ms-version: 2021-08-06"});
+      "GET", "https://acct.blob.core.windows.net/c?restype=container&comp=list&prefix=db%2Ft.lance%2F&Marker=x", "acct",
+      {"x-ms-version: 2021-08-06"});
   CHECK_THAT(list, Catch::EndsWith("\n/acct/c\ncomp:list\nmarker:x\nprefix:db/t.lance/\nrestype:container"));
 }
 
-TEST_CASE("azure options: object_store's keys and aliases, SAS tokens, connection strings", "[io][azure]") {
+TEST_CASE("azure options: object_store's keys and aliases and SAS tokens and connection strings", "[io][azure]") {
   StorageOptions o;
   o.set("azure_storage_account_name", "acct");
   o.set("AZURE_STORAGE_ACCESS_KEY", "a2V5");
@@ -115,12 +119,15 @@ TEST_CASE("azure options: object_store's keys and aliases, SAS tokens, connectio
   CHECK(c.azure.account == "acct");
   CHECK(c.azure.access_key == "a2V5");
   CHECK(c.azure.endpoint == "https://acct.example/");
+  StorageOptions china;
+  china.azure.set_connection_string("AccountName=a;AccountKey=a2V5;EndpointSuffix=core.chinacloudapi.cn");
+  CHECK(china.azure.endpoint == "https://a.blob.core.chinacloudapi.cn");
   StorageOptions dev;
   dev.azure.set_connection_string("UseDevelopmentStorage=true");
   CHECK(dev.azure.use_emulator);
 }
 
-TEST_CASE("azure variables: AZURE_* as object_store reads them, the connection string overridden", "[io][azure]") {
+TEST_CASE("azure variables: AZURE_* as object_store reads them - the connection string overridden", "[io][azure]") {
   std::map<std::string, std::string> vars{
       {"AZURE_STORAGE_CONNECTION_STRING", "AccountName=fromconn;AccountKey=Y29ubg=="},
       {"AZURE_STORAGE_ACCOUNT_NAME", "acct"},
@@ -149,8 +156,9 @@ TEST_CASE("azure: SAS signatures and connection-string keys never reach a messag
   CHECK(redact_locations("SharedAccessSignature=sv=1&sig=abc") == "SharedAccessSignature=***");
   CHECK(redact_locations("https://a.blob.core.windows.net/c/t.lance?sv=1&sig=abc: 403") ==
         "https://a.blob.core.windows.net/c/t.lance?…: 403");
-  CHECK(app::redact_storage_option_secrets("x sv=1&sig=abc y", 3,
-                                           std::array<const char*, 3>{"lance-cli", "--storage-option",
-                                                                      "azure_storage_sas_token=sv=1&sig=abc"}
-                                               .data()) == "x *** y");
+  CHECK(
+      app::redact_storage_option_secrets(
+          "x sv=1&sig=abc y", 3,
+          std::array<const char*, 3>{"lance-cli", "--storage-option", "azure_storage_sas_token=sv=1&sig=abc"}.data()) ==
+      "x *** y");
 }

@@ -37,7 +37,7 @@ TEST_CASE("azure: shared key from --storage-option instead of the environment", 
   CHECK(r.out == rows_of("events21"));
 }
 
-TEST_CASE("azure: a service SAS token reads; without list permission it is refused, the signature never shown",
+TEST_CASE("azure: a service SAS token reads - without list permission it is refused and the signature never shown",
           "[azure][auth]") {
   const std::string sas = azure().tables["sas"];
   auto env = with_vars(azure_clean_env(), {"AZURE_STORAGE_ENDPOINT=" + azure_account_url(), "AZURE_ALLOW_HTTP=true"});
@@ -56,8 +56,9 @@ TEST_CASE("azure: a connection string with the abfss:// and https:// forms namin
   const std::string conn = "DefaultEndpointsProtocol=http;AccountName=" + azure().account +
                            ";AccountKey=" + azure().key + ";BlobEndpoint=" + azure_account_url() + ";";
   auto env = with_vars(azure_clean_env(), {"AZURE_STORAGE_CONNECTION_STRING=" + conn, "AZURE_ALLOW_HTTP=true"});
-  for (std::string uri : std::vector<std::string>{"abfss://lance@lanceacct.dfs.core.windows.net/db/events21.lance",
-                          "https://lanceacct.blob.core.windows.net/lance/db/events21.lance", kTable}) {
+  for (std::string uri :
+       std::vector<std::string>{"abfss://lance@lanceacct.dfs.core.windows.net/db/events21.lance",
+                                "https://lanceacct.blob.core.windows.net/lance/db/events21.lance", kTable}) {
     DYNAMIC_SECTION(uri) {
       auto r = run_azure({"count", uri}, env);
       INFO(r.err);
@@ -69,9 +70,8 @@ TEST_CASE("azure: a connection string with the abfss:// and https:// forms namin
 
 TEST_CASE("azure: azure_storage_use_emulator reads devstoreaccount1 at AZURITE_BLOB_STORAGE_URL", "[azure][auth]") {
   auto env = with_vars(azure_clean_env(), {"AZURITE_BLOB_STORAGE_URL=" + azure().endpoint});
-  auto r = run_azure({"scan", "az://lance/db/emu.lance", "-f", "jsonl", "--storage-option",
-                      "azure_storage_use_emulator=true"},
-                     env);
+  auto r = run_azure(
+      {"scan", "az://lance/db/emu.lance", "-f", "jsonl", "--storage-option", "azure_storage_use_emulator=true"}, env);
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out == azure_golden("emu.jsonl"));
@@ -79,7 +79,7 @@ TEST_CASE("azure: azure_storage_use_emulator reads devstoreaccount1 at AZURITE_B
   CHECK(from_env.out == std::to_string(azure().tables["emu_rows"].get<uint64_t>()) + "\n");
 }
 
-TEST_CASE("azure: a public container reads anonymously; a private one names the missing credentials",
+TEST_CASE("azure: a public container reads anonymously - a private one names the missing credentials",
           "[azure][auth]") {
   auto env = with_vars(azure_clean_env(), {"AZURE_STORAGE_ENDPOINT=" + azure_account_url(), "AZURE_ALLOW_HTTP=true"});
   auto r = run_azure({"scan", "az://public/data/sample/products.lance", "-f", "jsonl"}, env);
@@ -91,7 +91,7 @@ TEST_CASE("azure: a public container reads anonymously; a private one names the 
   CHECK_THAT(denied.err, Catch::Contains(kTable) && Catch::Contains("no credentials"));
 }
 
-TEST_CASE("azure: 404, a wrong key and bad settings exit like S3's, never showing the key", "[azure][auth]") {
+TEST_CASE("azure: 404 - a wrong key and bad settings exit like S3's and never show the key", "[azure][auth]") {
   SECTION("a missing blob and a missing table: 1, naming the URI") {
     for (std::string uri : {"az://lance/data/no-such-file.lance", "az://lance/db/no-such-table.lance"}) {
       auto r = run_azure({"scan", uri});

@@ -12,7 +12,8 @@ using nlohmann::json;
 namespace {
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 
@@ -32,7 +33,7 @@ json stats_json(const std::string& err) {
 
 }  // namespace
 
-TEST_CASE("azure: LanceDB's tables (formats 2.0 and 2.1, deletions) scan, take and count like Lance reads them",
+TEST_CASE("azure: LanceDB's tables (formats 2.0 and 2.1 with deletions) scan and take and count like Lance reads them",
           "[azure]") {
   for (const auto& t : azure().tables["tables"]) {
     const std::string name = t["name"];
@@ -65,7 +66,7 @@ TEST_CASE("azure: a data file uploaded unchanged scans like its committed golden
   CHECK(r.out == read_text(source_path("data/golden/sample-products.jsonl")));
 }
 
-TEST_CASE("azure: inspect versions and inspect meta (indices, tags, transactions) read like the local copy",
+TEST_CASE("azure: inspect versions and inspect meta (indices and tags and transactions) read like the local copy",
           "[azure]") {
   for (std::string ds : {"know/history", "know/indexed"}) {
     DYNAMIC_SECTION(ds) {
@@ -90,7 +91,7 @@ TEST_CASE("azure: a LanceDB database prefix as PATH names its tables", "[azure]"
                         Catch::Contains("read one as az://lance/db/events20.lance"));
 }
 
-TEST_CASE("azure: retried 503s, resets and truncated bodies give the exact output; --stats counts the requests",
+TEST_CASE("azure: retried 503s and resets and truncated bodies give the exact output - --stats counts the requests",
           "[azure][faults]") {
   const auto& t = azure().tables["tables"][0];
   const std::string uri = "az://lance/db/" + t["name"].get<std::string>() + ".lance";

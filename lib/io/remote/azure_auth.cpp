@@ -29,8 +29,7 @@ std::string trim(const std::string& s) {
 /// An RFC 1123 date in GMT ("Thu, 03 Dec 2026 19:06:31 GMT"), as x-ms-date takes it.
 std::string http_date_now() {
   static const char* days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-  static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&now, &tm);
@@ -48,17 +47,8 @@ std::string canonical_resource(const std::string& url, const std::string& accoun
   std::string out = "/" + account + path;
   if (q == std::string::npos) return out;
   std::map<std::string, std::vector<std::string>> params;
-  const std::string query = url.substr(q + 1);
-  for (size_t at = 0; at <= query.size();) {
-    size_t amp = query.find('&', at);
-    if (amp == std::string::npos) amp = query.size();
-    const std::string pair = query.substr(at, amp - at);
-    at = amp + 1;
-    if (pair.empty()) continue;
-    const auto eq = pair.find('=');
-    params[lower(percent_decode(pair.substr(0, eq)))].push_back(
-        eq == std::string::npos ? "" : percent_decode(pair.substr(eq + 1)));
-  }
+  for (const auto& p : split_query(std::string_view(url).substr(q + 1)))
+    params[lower(percent_decode(p.name))].push_back(percent_decode(p.value));
   for (auto& [name, values] : params) {
     std::sort(values.begin(), values.end());
     out += "\n" + name + ":";
@@ -71,9 +61,9 @@ std::string canonical_resource(const std::string& url, const std::string& accoun
 
 std::string azure_string_to_sign(const std::string& verb, const std::string& url, const std::string& account,
                                  const std::vector<std::string>& headers) {
-  static const char* standard[] = {"content-encoding", "content-language",  "content-length", "content-md5",
-                                   "content-type",     "date",              "if-modified-since", "if-match",
-                                   "if-none-match",    "if-unmodified-since", "range"};
+  static const char* standard[] = {
+      "content-encoding",  "content-language", "content-length", "content-md5",         "content-type", "date",
+      "if-modified-since", "if-match",         "if-none-match",  "if-unmodified-since", "range"};
   std::map<std::string, std::string> by_name;  // lower-cased name -> trimmed value
   for (const auto& h : headers) {
     const auto colon = h.find(':');
@@ -112,8 +102,9 @@ AzureAuth::AzureAuth(const AzureOptions& o, std::string account) : account_(std:
       throw_usage("the Azure account key (azure_storage_account_key / AZURE_STORAGE_ACCOUNT_KEY) is not base64");
     key_ = std::move(*decoded);
     if (account_.empty())
-      throw_usage("an Azure account key needs the account's name: set AZURE_STORAGE_ACCOUNT_NAME or "
-                  "--storage-option azure_storage_account_name=NAME");
+      throw_usage(
+          "an Azure account key needs the account's name: set AZURE_STORAGE_ACCOUNT_NAME or "
+          "--storage-option azure_storage_account_name=NAME");
   } else if (!o.sas_token.empty()) {
     kind_ = Kind::sas;
     sas_ = o.sas_token;
@@ -125,15 +116,14 @@ void AzureAuth::authorize(const HttpRequest& req, std::vector<std::string>& head
   headers.push_back("x-ms-date: " + http_date_now());
   if (kind_ == Kind::bearer) headers.push_back("Authorization: Bearer " + bearer_);
   if (kind_ != Kind::shared_key) return;
-  headers.push_back(
-      azure_shared_key_header(account_, key_, azure_string_to_sign(req.head ? "HEAD" : "GET", req.url, account_,
-                                                                   headers)));
+  headers.push_back(azure_shared_key_header(
+      account_, key_, azure_string_to_sign(req.head ? "HEAD" : "GET", req.url, account_, headers)));
 }
 
 std::string AzureAuth::not_found_hint() const {
-  return kind_ == Kind::anonymous ? "Azure answers anonymous requests to a private container with 404: " +
-                                        access_denied_hint()
-                                  : "";
+  return kind_ == Kind::anonymous
+             ? "Azure answers anonymous requests to a private container with 404: " + access_denied_hint()
+             : "";
 }
 
 std::string AzureAuth::access_denied_hint() const {

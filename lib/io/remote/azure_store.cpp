@@ -34,9 +34,8 @@ std::string service_url(const StorageOptions& options, const std::string& accoun
         "or set azure_storage_endpoint / azure_storage_use_emulator=true");
   while (!url.empty() && url.back() == '/') url.pop_back();
   if (url.rfind("http://", 0) == 0 && !options.allow_http && !o.use_emulator)
-    throw_usage(
-        "the Azure endpoint {} is plain http: set --storage-option allow_http=true (or AZURE_ALLOW_HTTP=true)",
-        display_location(url));
+    throw_usage("the Azure endpoint {} is plain http: set --storage-option allow_http=true (or AZURE_ALLOW_HTTP=true)",
+                display_location(url));
   if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
     throw_usage("the Azure endpoint '{}' must start with http:// or https://", display_location(url));
   return url;
@@ -57,8 +56,7 @@ class AzureStore final : public ListingHttpStore {
   std::vector<ListEntry> list_now(const std::string& dir, size_t max_keys = 0,
                                   bool* truncated = nullptr) const override {
     const Location loc = parse_location(dir);
-    std::string prefix = loc.key;
-    if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+    const std::string prefix = prefix_of(loc);
     std::vector<ListEntry> out;
     std::string marker;
     for (;;) {
@@ -94,24 +92,11 @@ class AzureStore final : public ListingHttpStore {
  private:
   /// The blobs and prefixes of one List Blobs page (`<Blob>`, `<BlobPrefix>`) under `prefix`.
   static void add_entries(std::string_view xml, const std::string& prefix, std::vector<ListEntry>& out) {
-    for (auto blob : xml_all(xml, "Blob")) {
-      const std::string name = xml_one(blob, "Name");
-      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-      if (xml_one(blob, "ResourceType") == "directory") continue;  // ADLS Gen2: listed as a prefix too
-      ListEntry e;
-      e.name = name.substr(prefix.size());
-      e.size = std::strtoull(xml_one(blob, "Content-Length").c_str(), nullptr, 10);
-      out.push_back(std::move(e));
-    }
-    for (auto p : xml_all(xml, "BlobPrefix")) {
-      const std::string name = xml_one(p, "Name");
-      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-      ListEntry e;
-      e.name = name.substr(prefix.size());
-      while (!e.name.empty() && e.name.back() == '/') e.name.pop_back();
-      e.is_dir = true;
-      out.push_back(std::move(e));
-    }
+    for (auto blob : xml_all(xml, "Blob"))
+      if (xml_one(blob, "ResourceType") != "directory")  // ADLS Gen2: a directory is listed as a prefix too
+        add_entry(xml_one(blob, "Name"), prefix, false,
+                  std::strtoull(xml_one(blob, "Content-Length").c_str(), nullptr, 10), out);
+    for (auto p : xml_all(xml, "BlobPrefix")) add_entry(xml_one(p, "Name"), prefix, true, 0, out);
   }
 
   std::string container_url(const std::string& container) const {

@@ -28,8 +28,9 @@ const CryptoApi& api() {
       if ((lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
     if (!lib) {
       const char* why = ::dlerror();
-      failure = std::string("signing Azure requests (Shared Key) needs OpenSSL's libcrypto (libcrypto.so.3, Debian "
-                            "package libssl3): ") +
+      failure = std::string(
+                    "signing Azure requests (Shared Key) needs OpenSSL's libcrypto (libcrypto.so.3, Debian "
+                    "package libssl3): ") +
                 (why ? why : "dlopen failed");
       return;
     }

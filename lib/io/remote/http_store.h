@@ -190,6 +190,26 @@ class ListingHttpStore : public HttpStoreBase {
   }
 
  protected:
+  /// The key prefix a listing of directory `loc` asks for: its key ending in '/' (or "" for the
+  /// bucket / container itself).
+  static std::string prefix_of(const Location& loc) {
+    std::string prefix = loc.key;
+    if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+    return prefix;
+  }
+  /// Adds the entry of `name` (a listed key, or a common prefix when `is_dir`) to `out` when it
+  /// lies below `prefix`: named by its rest without '/' at the end.
+  static void add_entry(const std::string& name, const std::string& prefix, bool is_dir, uint64_t size,
+                        std::vector<ListEntry>& out) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return;
+    ListEntry e;
+    e.name = name.substr(prefix.size());
+    while (is_dir && !e.name.empty() && e.name.back() == '/') e.name.pop_back();
+    e.is_dir = is_dir;
+    e.size = size;
+    out.push_back(std::move(e));
+  }
+
   /// The entries directly inside `dir`, with requests of the store's listing API. `max_keys`
   /// > 0: one request of at most that many entries; `*truncated` tells whether the store holds
   /// more. Throws Error(io) naming `dir` when a request fails.

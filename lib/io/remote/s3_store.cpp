@@ -35,8 +35,7 @@ class S3Store final : public ListingHttpStore {
   std::vector<ListEntry> list_now(const std::string& dir, size_t max_keys = 0,
                                   bool* truncated = nullptr) const override {
     const Location loc = parse_location(dir);
-    std::string prefix = loc.key;
-    if (!prefix.empty() && prefix.back() != '/') prefix += '/';
+    const std::string prefix = prefix_of(loc);
     std::vector<ListEntry> out;
     std::string token;
     for (int page = 0;; ++page) {
@@ -52,23 +51,10 @@ class S3Store final : public ListingHttpStore {
       HttpResponse resp = client_->perform(req);
       if (resp.status != 200) client_->fail(req, resp);
       std::string_view xml(reinterpret_cast<const char*>(resp.body.data()), resp.body.size());
-      for (auto contents : xml_all(xml, "Contents")) {
-        std::string key = xml_one(contents, "Key");
-        if (key.size() <= prefix.size() || key.compare(0, prefix.size(), prefix) != 0) continue;
-        ListEntry e;
-        e.name = key.substr(prefix.size());
-        e.size = std::strtoull(xml_one(contents, "Size").c_str(), nullptr, 10);
-        out.push_back(std::move(e));
-      }
-      for (auto cp : xml_all(xml, "CommonPrefixes")) {
-        std::string p = xml_one(cp, "Prefix");
-        if (p.size() <= prefix.size() || p.compare(0, prefix.size(), prefix) != 0) continue;
-        ListEntry e;
-        e.name = p.substr(prefix.size());
-        while (!e.name.empty() && e.name.back() == '/') e.name.pop_back();
-        e.is_dir = true;
-        out.push_back(std::move(e));
-      }
+      for (auto contents : xml_all(xml, "Contents"))
+        add_entry(xml_one(contents, "Key"), prefix, false,
+                  std::strtoull(xml_one(contents, "Size").c_str(), nullptr, 10), out);
+      for (auto cp : xml_all(xml, "CommonPrefixes")) add_entry(xml_one(cp, "Prefix"), prefix, true, 0, out);
       if (xml_one(xml, "IsTruncated") != "true") break;
       if (max_keys > 0) {
         if (truncated) *truncated = true;

@@ -82,17 +82,12 @@ std::string normalize_sas(const std::string& raw_key, std::string sas) {
   if (!sas.empty() && sas[0] == '?') sas.erase(0, 1);
   std::string out;
   size_t index = 0;
-  for (size_t at = 0; at <= sas.size(); ++index) {
-    size_t amp = sas.find('&', at);
-    if (amp == std::string::npos) amp = sas.size();
-    const std::string pair = sas.substr(at, amp - at);
-    at = amp + 1;
-    if (pair.empty()) continue;
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw_usage("storage option {}: part {} of the SAS token is not NAME=VALUE", raw_key, index + 1);
-    out += (out.empty() ? "" : "&") + aws_uri_encode(percent_decode(pair.substr(0, eq)), false) + "=" +
-           aws_uri_encode(percent_decode(pair.substr(eq + 1)), false);
+  for (const auto& p : split_query(sas)) {
+    ++index;
+    if (!p.has_value || p.name.empty())
+      throw_usage("storage option {}: part {} of the SAS token is not NAME=VALUE", raw_key, index);
+    out += (out.empty() ? "" : "&") + aws_uri_encode(percent_decode(p.name), false) + "=" +
+           aws_uri_encode(percent_decode(p.value), false);
   }
   return out;
 }
@@ -130,6 +125,7 @@ bool set_azure(AzureOptions& a, const std::string& key, const std::string& raw_k
 }  // namespace
 
 void AzureOptions::set_connection_string(const std::string& text) {
+  std::string protocol = "https", suffix, blob_endpoint;
   size_t index = 0;
   for (size_t at = 0; at <= text.size(); ++index) {
     size_t semi = text.find(';', at);
@@ -138,8 +134,7 @@ void AzureOptions::set_connection_string(const std::string& text) {
     at = semi + 1;
     if (entry.find_first_not_of(" \t") == std::string::npos) continue;
     const auto eq = entry.find('=');
-    if (eq == std::string::npos)
-      throw_usage("Azure connection string: entry {} is not Name=Value", index + 1);
+    if (eq == std::string::npos) throw_usage("Azure connection string: entry {} is not Name=Value", index + 1);
     const std::string name = lower(entry.substr(0, eq)), value = entry.substr(eq + 1);
     if (name == "accountname")
       account = value;
@@ -148,11 +143,20 @@ void AzureOptions::set_connection_string(const std::string& text) {
     else if (name == "sharedaccesssignature")
       sas_token = normalize_sas("SharedAccessSignature", value);
     else if (name == "blobendpoint")
-      endpoint = value;
+      blob_endpoint = value;
+    else if (name == "defaultendpointsprotocol")
+      protocol = value;
+    else if (name == "endpointsuffix")
+      suffix = value;
     else if (name == "usedevelopmentstorage")
       use_emulator = parse_bool("UseDevelopmentStorage", value);
-    // DefaultEndpointsProtocol, EndpointSuffix, the other services' endpoints: not needed for blobs
+    // The other services' endpoints: not needed for blobs.
   }
+  // BlobEndpoint, else PROTOCOL://ACCOUNT.blob.SUFFIX (another cloud, e.g. core.chinacloudapi.cn).
+  if (!blob_endpoint.empty())
+    endpoint = blob_endpoint;
+  else if (!suffix.empty() && !account.empty())
+    endpoint = protocol + "://" + account + ".blob." + suffix;
 }
 
 void StorageOptions::set(const std::string& raw_key, const std::string& value) {

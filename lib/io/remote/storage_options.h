@@ -18,9 +18,9 @@ namespace lance::io {
 /// Azure Blob Storage settings (object_store's AzureConfigKey names, arrow-rs-object-store
 /// src/azure/builder.rs; see StorageOptions::set for every alias).
 struct AzureOptions {
-  std::string account;     ///< azure_storage_account_name
-  std::string access_key;  ///< azure_storage_account_key (base64 Shared Key): never printed
-  std::string sas_token;   ///< azure_storage_sas_token: a SAS query string ("sv=…&sig=…"): never printed
+  std::string account;       ///< azure_storage_account_name
+  std::string access_key;    ///< azure_storage_account_key (base64 Shared Key): never printed
+  std::string sas_token;     ///< azure_storage_sas_token: a SAS query string ("sv=…&sig=…"): never printed
   std::string bearer_token;  ///< azure_storage_token: an OAuth access token: never printed
   /// azure_storage_endpoint: the account's Blob service URL (e.g. "http://127.0.0.1:10000/ACCOUNT");
   /// empty: https://ACCOUNT.blob.core.windows.net.
@@ -32,7 +32,8 @@ struct AzureOptions {
   bool skip_signature = false;  ///< azure_skip_signature: anonymous requests (public containers)
 
   /// Fills the fields from an Azure Storage connection string ("AccountName=…;AccountKey=…;
-  /// BlobEndpoint=…;SharedAccessSignature=…", or "UseDevelopmentStorage=true"), as the Azure SDKs
+  /// BlobEndpoint=…;SharedAccessSignature=…" — without BlobEndpoint, DefaultEndpointsProtocol
+  /// and EndpointSuffix make PROTOCOL://ACCOUNT.blob.SUFFIX — or "UseDevelopmentStorage=true"), as the Azure SDKs
   /// read AZURE_STORAGE_CONNECTION_STRING. Throws Error(usage) for an entry without '=' (the
   /// message never shows a value).
   void set_connection_string(const std::string& text);

@@ -42,9 +42,10 @@ Location parse_azure(const std::string& path, const std::string& rest) {
   }
   loc.bucket = authority;
   if (loc.bucket.empty() || loc.bucket.find('.') != std::string::npos)
-    throw_usage("{}: no container in the Azure URI (expected az://CONTAINER/PATH or "
-                "abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH)",
-                path);
+    throw_usage(
+        "{}: no container in the Azure URI (expected az://CONTAINER/PATH or "
+        "abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH)",
+        path);
   return loc;
 }
 
@@ -92,7 +93,7 @@ Location parse_location(const std::string& path) {
   throw_usage(
       "{}: unsupported location scheme '{}://' (this build reads local paths, s3://, az:// (Azure Blob Storage) and "
       "http(s)://)",
-              display_location(path), scheme);
+      display_location(path), scheme);
 }
 
 std::string local_path_of_file_uri(const std::string& path) {
@@ -192,6 +193,22 @@ std::string redact_locations(const std::string& text) {
     i = end;
   }
   return redact_azure_secrets(out + text.substr(std::min(i, text.size())));
+}
+
+std::vector<QueryPair> split_query(std::string_view query) {
+  std::vector<QueryPair> out;
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    if (eq == std::string_view::npos)
+      out.push_back({std::string(pair), "", false});
+    else
+      out.push_back({std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1))});
+  }
+  return out;
 }
 
 std::string percent_decode(std::string_view s) {

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lance::io {
 
@@ -50,6 +51,14 @@ std::string display_location(const std::string& path);
 /// (`AccountKey=`, `SharedAccessSignature=`) left in it as "***": the last guard that keeps
 /// presigned signatures and Azure keys out of messages.
 std::string redact_locations(const std::string& text);
+
+/// The NAME=VALUE pairs of query string `query` ("a=1&b=&c"; no leading '?'), in order, as
+/// written (not decoded); a pair without '=' has `has_value` false. Empty pairs are skipped.
+struct QueryPair {
+  std::string name, value;
+  bool has_value = true;
+};
+std::vector<QueryPair> split_query(std::string_view query);
 
 /// `s` with its %XX escapes decoded (a malformed escape is kept as it is; '+' stays '+').
 std::string percent_decode(std::string_view s);
