@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "azure_env.h"
+#include "io/remote/stores.h"
 
 using namespace lance::testing;
 using nlohmann::json;
@@ -102,4 +103,24 @@ TEST_CASE("azure: retried 503s and resets and truncated bodies give the exact ou
   const json st = stats_json(r.err);
   CHECK(st["http_retries"].get<uint64_t>() >= 1);
   CHECK(st["http_requests"].get<uint64_t>() > st["http_retries"].get<uint64_t>());
+}
+
+TEST_CASE("azure: a bounded listing (maxresults) tells a longer prefix from a short one", "[azure]") {
+  lance::io::StorageOptions o;
+  o.azure.account = azure().account;
+  o.azure.access_key = azure().key;
+  o.azure.endpoint = azure_account_url();
+  o.allow_http = true;
+  auto store = lance::io::store_for("az://lance/x", o, nullptr);
+  const std::string dir = "az://lance/db/events21.lance/_versions";
+  const auto all = store->list(dir);
+  const size_t versions = azure().tables["tables"][0]["latest_version"].get<size_t>();
+  CHECK(all.size() == versions);
+  // One page of maxresults=2 has a NextMarker: more than one entry.
+  CHECK_FALSE(store->list_if_at_most(dir, 1).has_value());
+  auto bounded = store->list_if_at_most(dir, versions);
+  REQUIRE(bounded.has_value());
+  CHECK(bounded->size() == versions);
+  CHECK(store->list("az://lance/db/no-such-prefix").empty());
+  CHECK(store->size_of("az://lance/db/no-such-prefix/x.lance") == std::nullopt);
 }
