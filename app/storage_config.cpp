@@ -62,13 +62,29 @@ bool is_true(const std::optional<std::string>& v) {
   return s == "true" || s == "1";
 }
 
+/// Azure settings from the variables object_store's MicrosoftAzureBuilder::from_env reads
+/// (AZURE_* named like the option keys), the connection string first (the Azure SDKs' variable;
+/// the specific variables override its parts), and Azurite's URL (AZURITE_BLOB_STORAGE_URL).
+template <typename Get>
+void set_azure_from(const Get& get, io::StorageOptions& o) {
+  if (auto v = get("AZURE_STORAGE_CONNECTION_STRING")) o.azure.set_connection_string(*v);
+  for (const char* name : {"AZURE_STORAGE_ACCOUNT_NAME", "AZURE_STORAGE_ACCOUNT_KEY", "AZURE_STORAGE_ACCESS_KEY",
+                           "AZURE_STORAGE_MASTER_KEY", "AZURE_STORAGE_SAS_TOKEN", "AZURE_STORAGE_SAS_KEY",
+                           "AZURE_STORAGE_TOKEN", "AZURE_STORAGE_ENDPOINT", "AZURE_ENDPOINT",
+                           "AZURE_STORAGE_USE_EMULATOR", "AZURE_SKIP_SIGNATURE", "AZURE_ALLOW_HTTP"})
+    if (auto v = get(name)) o.set(name, *v);
+  if (auto v = get("AZURITE_BLOB_STORAGE_URL")) o.azure.emulator_url = *v;
+}
+
 }  // namespace
 
 void add_storage_option(CLI::App* cmd) {
   cmd->add_option("--storage-option", given_options(),
-                  "Object-store setting KEY=VALUE for s3:// and http(s):// paths, repeatable (LanceDB keys: "
+                  "Object-store setting KEY=VALUE for s3://, az:// and http(s):// paths, repeatable (LanceDB keys: "
                   "aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, aws_session_token, allow_http, "
-                  "aws_virtual_hosted_style_request, aws_skip_signature; see the README)")
+                  "aws_virtual_hosted_style_request, aws_skip_signature, azure_storage_account_name, "
+                  "azure_storage_account_key, azure_storage_sas_token, azure_storage_endpoint, "
+                  "azure_storage_use_emulator; see the README)")
       ->type_name("KEY=VALUE");
 }
 
@@ -150,6 +166,7 @@ io::StorageOptions storage_options_from(const EnvLookup& env, const std::vector<
   if (auto v = get("AWS_ALLOW_HTTP")) o.set("allow_http", *v);
   if (auto v = get("AWS_SKIP_SIGNATURE")) o.set("skip_signature", *v);
   if (auto v = get("AWS_VIRTUAL_HOSTED_STYLE_REQUEST")) o.set("virtual_hosted_style_request", *v);
+  set_azure_from(get, o);
 
   // 3. --storage-option.
   for (const auto& kv : key_values) {

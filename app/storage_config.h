@@ -12,6 +12,10 @@
 //      AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true (or the profile's ignore_configured_endpoint_urls)
 //      drops the endpoints of 1. and 2.;
 //   3. --storage-option KEY=VALUE (repeatable; LanceDB's keys, see io::StorageOptions::set).
+// Azure (az://, abfss://) likewise: AZURE_STORAGE_CONNECTION_STRING, then AZURE_STORAGE_ACCOUNT_NAME,
+// AZURE_STORAGE_ACCOUNT_KEY (or _ACCESS_KEY, _MASTER_KEY), AZURE_STORAGE_SAS_TOKEN (or _SAS_KEY),
+// AZURE_STORAGE_TOKEN, AZURE_STORAGE_ENDPOINT / AZURE_ENDPOINT, AZURE_STORAGE_USE_EMULATOR,
+// AZURE_SKIP_SIGNATURE, AZURE_ALLOW_HTTP and AZURITE_BLOB_STORAGE_URL, then --storage-option azure_….
 #pragma once
 
 #include <functional>

@@ -122,6 +122,7 @@ size_t on_header(char* data, size_t size, size_t nitems, void* user) {
     t->resp.content_length.reset();
     t->resp.content_range.reset();
     t->resp.bucket_region.clear();
+    t->resp.ms_error_code.clear();
     return n;
   }
   auto value = [&](std::string_view name) { return trim(std::string(data + name.size(), n - name.size())); };
@@ -142,6 +143,8 @@ size_t on_header(char* data, size_t size, size_t nitems, void* user) {
     }
   } else if (iequals_prefix(data, n, "x-amz-bucket-region:")) {
     t->resp.bucket_region = value("x-amz-bucket-region:");
+  } else if (iequals_prefix(data, n, "x-ms-error-code:")) {
+    t->resp.ms_error_code = value("x-ms-error-code:");
   }
   return n;
 }
@@ -194,6 +197,7 @@ std::string xml_field(const Bytes& body, std::string_view tag) {
   auto b = s.find(close, a);
   if (b == std::string_view::npos) return {};
   std::string v(s.substr(a, b - a));
+  if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);  // Azure: "…\nRequestId:…\nTime:…"
   if (v.size() > 300) v = v.substr(0, 300) + "…";
   return v;
 }
@@ -243,7 +247,10 @@ uint64_t jitter(uint64_t max_ms) {
 
 }  // namespace
 
-std::string HttpResponse::error_code() const { return xml_field(body, "Code"); }
+std::string HttpResponse::error_code() const {
+  std::string code = xml_field(body, "Code");
+  return code.empty() ? ms_error_code : code;
+}
 std::string HttpResponse::error_message() const { return xml_field(body, "Message"); }
 
 namespace {
@@ -262,7 +269,7 @@ void warn_long_retry(const std::string& display, const std::string& problem, Clo
 
 /// The request headers of one attempt (the strings outlive the list that points at them).
 struct RequestHeaders {
-  std::string range, token;
+  std::string token;
   curl_slist* list = nullptr;
   RequestHeaders() = default;
   RequestHeaders(const RequestHeaders&) = delete;
@@ -271,14 +278,15 @@ struct RequestHeaders {
 };
 
 /// Sets every option of one attempt of `req` on the (reset) handle `h`: URL, Range and SigV4
-/// headers (`sigv4`: CURLOPT_AWS_SIGV4's provider string, null = unsigned), time bounds, the
-/// callbacks writing into `t`, and redirects for unsigned requests.
-void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, const char* sigv4, Transfer& t,
-                  RequestHeaders& headers, char* errbuf) {
-  if (req.range) {
-    headers.range = "Range: bytes=" + *req.range;
-    headers.list = curl_slist_append(headers.list, headers.range.c_str());
-  }
+/// headers (`sigv4`: CURLOPT_AWS_SIGV4's provider string, null = unsigned) or the headers of
+/// `service` (null: none), time bounds, the callbacks writing into `t`, and redirects for
+/// unsigned requests.
+void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, const char* sigv4,
+                  const HttpService* service, Transfer& t, RequestHeaders& headers, char* errbuf) {
+  std::vector<std::string> lines;
+  if (req.range) lines.push_back("Range: bytes=" + *req.range);
+  if (service) service->authorize(req, lines);
+  for (const auto& line : lines) headers.list = curl_slist_append(headers.list, line.c_str());
   if (sigv4) {
     headers.list = curl_slist_append(headers.list, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
     if (!o.session_token.empty()) {
@@ -308,7 +316,7 @@ void setup_handle(CURL* h, const HttpRequest& req, const StorageOptions& o, cons
   curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
   curl_easy_setopt(h, CURLOPT_USERAGENT, "lance-cli");
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-  if (!sigv4) {  // web servers and presigned URLs often redirect; a signature would not survive one
+  if (!sigv4 && !service) {  // web servers and presigned URLs often redirect; a signature would not survive one
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -373,7 +381,36 @@ HttpClient::HttpClient(const StorageOptions& options, bool sign, bool s3, std::s
   sigv4_ = "aws:amz:" + region + ":s3";
 }
 
+HttpClient::HttpClient(const StorageOptions& options, std::shared_ptr<const HttpService> service,
+                       std::shared_ptr<ReadStats> stats)
+    : options_(options), service_(std::move(service)), sign_(false), s3_(true), stats_(std::move(stats)) {
+  process_start();
+}
+
 HttpResponse HttpClient::perform(const HttpRequest& req) const {
+  if (!service_ || service_->suffix_ranges() || !req.range || req.range->empty() || (*req.range)[0] != '-')
+    return perform_now(req);
+  // The last N bytes from a service without suffix ranges: the size first, then bytes
+  // [size - N, size). A HEAD that fails is the answer (404, 403: the caller judges it).
+  HttpRequest head;
+  head.head = true;
+  head.url = req.url;
+  head.display = req.display;
+  HttpResponse h = perform_now(head);
+  if (h.status != 200) return h;
+  const uint64_t size = h.content_length.value_or(0);
+  if (size == 0) {  // no suffix to return, as a server that has suffix ranges answers
+    HttpResponse empty;
+    empty.status = 416;
+    return empty;
+  }
+  const uint64_t want = std::strtoull(req.range->c_str() + 1, nullptr, 10);
+  HttpRequest ranged = req;
+  ranged.range = fmt::format("{}-{}", size > want ? size - want : 0, size - 1);
+  return perform_now(ranged);
+}
+
+HttpResponse HttpClient::perform_now(const HttpRequest& req) const {
   const auto first = Clock::now();
   const auto retry_deadline = first + std::chrono::milliseconds(options_.retry_timeout_ms);
   const auto overall = options_.overall_timeout_ms
@@ -394,7 +431,7 @@ HttpResponse HttpClient::perform(const HttpRequest& req) const {
     t.stats = stats_.get();
     RequestHeaders headers;
     char errbuf[CURL_ERROR_SIZE] = {0};
-    setup_handle(h, req, options_, sign_ ? sigv4_.c_str() : nullptr, t, headers, errbuf);
+    setup_handle(h, req, options_, sign_ ? sigv4_.c_str() : nullptr, service_.get(), t, headers, errbuf);
 
     if (stats_) stats_->http_requests++;
     const auto t0 = Clock::now();
@@ -442,8 +479,12 @@ void HttpClient::fail(const HttpRequest& req, const HttpResponse& resp) const {
              req.display, resp.bucket_region, region, resp.bucket_region, detail);
   if (code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect")
     throw_io("{}: wrong region {}? ({})", req.display, region, detail);
-  if (resp.status == 404) throw_io("{}: not found ({})", req.display, detail);
+  if (resp.status == 404) {
+    const std::string hint = service_ ? service_->not_found_hint() : "";
+    throw_io("{}: not found ({}{}{})", req.display, detail, hint.empty() ? "" : "; ", hint);
+  }
   if (resp.status == 403 || resp.status == 401) {
+    if (service_) throw_io("{}: access denied ({}; {})", req.display, detail, service_->access_denied_hint());
     const char* hint = !s3_ ? "plain http(s) URLs are read unsigned: use a presigned URL or a public object, or s3://"
                        : sign_
                            ? "check the credentials and region"

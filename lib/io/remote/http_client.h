@@ -1,5 +1,6 @@
-// HTTP requests over libcurl, with AWS SigV4 signing, retries and time bounds: the transport
-// of the S3 and plain-HTTP stores (io/remote/s3_store.h). Requests lease curl handles from a
+// HTTP requests over libcurl, with AWS SigV4 signing (or another service's authorization,
+// HttpService), retries and time bounds: the transport of the S3, Azure Blob and plain-HTTP
+// stores (io/remote/s3_store.h, io/remote/azure_store.h). Requests lease curl handles from a
 // process-wide pool, so open connections are reused by whichever thread asks next.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/bytes.h"
 #include "common/read_stats.h"
@@ -38,9 +40,31 @@ struct HttpResponse {
   std::optional<uint64_t> content_length;
   std::optional<ContentRange> content_range;
   std::string bucket_region;  ///< x-amz-bucket-region, when sent
-  /// S3 error document fields (`<Code>`, `<Message>`), when the body is one.
+  std::string ms_error_code;  ///< x-ms-error-code (Azure), when sent: the code of a body-less HEAD error
+  /// S3 / Azure error document fields (`<Code>`, `<Message>`; Azure's x-ms-error-code when the
+  /// body has none), when the body is one.
   std::string error_code() const;
   std::string error_message() const;
+};
+
+/// What a service other than S3 needs of the client (Azure Blob Storage: io/remote/azure_auth.h):
+/// the headers that authorize each attempt, whether it serves suffix ranges, and the hint a
+/// refused request's message gives.
+class HttpService {
+ public:
+  virtual ~HttpService() = default;
+  /// Appends the "Name: value" headers that authorize this attempt of `req` (called once per
+  /// attempt, so a date header is fresh on every retry). `headers` already holds the request's
+  /// other headers, "Range: bytes=…" among them.
+  virtual void authorize(const HttpRequest& req, std::vector<std::string>& headers) const = 0;
+  /// False when the service refuses `Range: bytes=-N` (Azure Blob Storage): the client then
+  /// learns the size with a HEAD and asks for the absolute range instead.
+  virtual bool suffix_ranges() const { return true; }
+  /// What to check after HTTP 401/403 (credentials, their source), for the error message.
+  virtual std::string access_denied_hint() const = 0;
+  /// What to add to a 404's message ("" for nothing): a service that answers an anonymous
+  /// request for a private container with 404 says so.
+  virtual std::string not_found_hint() const { return ""; }
 };
 
 class HttpClient {
@@ -50,6 +74,10 @@ class HttpClient {
   /// null) receives the network counters: http_requests (every attempt), http_bytes (response
   /// bodies), http_retries and network_wait_ns.
   HttpClient(const StorageOptions& options, bool sign, bool s3 = true, std::shared_ptr<ReadStats> stats = nullptr);
+  /// A client of another service (Azure Blob Storage): `service` authorizes every attempt and
+  /// names what to check after a refusal; otherwise as above (unsigned by SigV4).
+  HttpClient(const StorageOptions& options, std::shared_ptr<const HttpService> service,
+             std::shared_ptr<ReadStats> stats);
 
   /// Performs `req`, retrying timeouts, connection failures, short bodies, 5xx, 429 and
   /// SlowDown with capped exponential backoff and full jitter, within the retry budget.
@@ -69,7 +97,11 @@ class HttpClient {
                std::chrono::steady_clock::duration retrying,
                std::chrono::steady_clock::time_point retry_deadline) const;
 
+  /// One request (perform's retry loop).
+  HttpResponse perform_now(const HttpRequest& req) const;
+
   StorageOptions options_;
+  std::shared_ptr<const HttpService> service_;
   bool sign_;
   bool s3_;
   std::shared_ptr<ReadStats> stats_;

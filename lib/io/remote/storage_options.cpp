@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "io/remote/uri.h"
 #include "io/scheduler.h"
 
 namespace lance::io {
@@ -73,10 +74,96 @@ uint64_t clamp_u64(double x, uint64_t lo, uint64_t hi) {
   return static_cast<uint64_t>(x);
 }
 
+/// A SAS token as given (with or without '?', its values percent-encoded or not, as the portal
+/// and `az storage … generate-sas` print it), as the query string to append: each value
+/// decoded and encoded again, like object_store's split_sas. Throws Error(usage) for a pair
+/// without '=' (naming its position, not its text).
+std::string normalize_sas(const std::string& raw_key, std::string sas) {
+  if (!sas.empty() && sas[0] == '?') sas.erase(0, 1);
+  std::string out;
+  size_t index = 0;
+  for (const auto& p : split_query(sas)) {
+    ++index;
+    if (!p.has_value || p.name.empty())
+      throw_usage("storage option {}: part {} of the SAS token is not NAME=VALUE", raw_key, index);
+    out += (out.empty() ? "" : "&") + aws_uri_encode(percent_decode(p.name), false) + "=" +
+           aws_uri_encode(percent_decode(p.value), false);
+  }
+  return out;
+}
+
+/// Sets Azure key `key` (lower case) when it is one; false when it is not an Azure key.
+/// Aliases: object_store's AzureConfigKey::from_str (arrow-rs-object-store src/azure/builder.rs).
+bool set_azure(AzureOptions& a, const std::string& key, const std::string& raw_key, const std::string& value) {
+  auto is = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (key == n) return true;
+    return false;
+  };
+  if (is({"azure_storage_account_name", "account_name"}))
+    a.account = value;
+  else if (is({"azure_storage_account_key", "azure_storage_access_key", "azure_storage_master_key", "account_key",
+               "access_key", "master_key"}))
+    a.access_key = value;
+  else if (is({"azure_storage_sas_key", "azure_storage_sas_token", "sas_key", "sas_token"}))
+    a.sas_token = normalize_sas(raw_key, value);
+  else if (is({"azure_storage_token", "bearer_token"}))
+    a.bearer_token = value;
+  else if (is({"azure_storage_use_emulator", "object_store_use_emulator", "use_emulator"}))
+    a.use_emulator = parse_bool(raw_key, value);
+  else if (is({"azure_storage_endpoint", "azure_endpoint"}))
+    a.endpoint = value;
+  else if (is({"azure_skip_signature"}))
+    a.skip_signature = parse_bool(raw_key, value);
+  else if (is({"azure_storage_connection_string", "connection_string"}))
+    a.set_connection_string(value);
+  else
+    return false;
+  return true;
+}
+
 }  // namespace
+
+void AzureOptions::set_connection_string(const std::string& text) {
+  std::string protocol = "https", suffix, blob_endpoint;
+  size_t index = 0;
+  for (size_t at = 0; at <= text.size(); ++index) {
+    size_t semi = text.find(';', at);
+    if (semi == std::string::npos) semi = text.size();
+    const std::string entry = text.substr(at, semi - at);
+    at = semi + 1;
+    if (entry.find_first_not_of(" \t") == std::string::npos) continue;
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) throw_usage("Azure connection string: entry {} is not Name=Value", index + 1);
+    const std::string name = lower(entry.substr(0, eq)), value = entry.substr(eq + 1);
+    if (name == "accountname")
+      account = value;
+    else if (name == "accountkey")
+      access_key = value;
+    else if (name == "sharedaccesssignature")
+      sas_token = normalize_sas("SharedAccessSignature", value);
+    else if (name == "blobendpoint")
+      blob_endpoint = value;
+    else if (name == "defaultendpointsprotocol")
+      protocol = value;
+    else if (name == "endpointsuffix")
+      suffix = value;
+    else if (name == "usedevelopmentstorage")
+      use_emulator = parse_bool("UseDevelopmentStorage", value);
+    // The other services' endpoints: not needed for blobs.
+  }
+  // BlobEndpoint, else PROTOCOL://ACCOUNT.blob.SUFFIX (another cloud, e.g. core.chinacloudapi.cn).
+  if (!blob_endpoint.empty())
+    endpoint = blob_endpoint;
+  else if (!suffix.empty() && !account.empty())
+    endpoint = protocol + "://" + account + ".blob." + suffix;
+}
 
 void StorageOptions::set(const std::string& raw_key, const std::string& value) {
   std::string key = lower(raw_key);
+  if (set_azure(azure, key, raw_key, value)) return;
+  // Client settings with object_store's azure_ prefix (azure_allow_http, azure_timeout, ...).
+  if (key.rfind("azure_", 0) == 0) key = key.substr(6);
   if (key.rfind("aws_", 0) == 0) key = key.substr(4);
   if (key == "endpoint" || key == "endpoint_url")
     endpoint = value;
@@ -121,7 +208,9 @@ void StorageOptions::set(const std::string& raw_key, const std::string& value) {
         "unknown storage option '{}' (known: aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, "
         "aws_session_token, allow_http, aws_virtual_hosted_style_request, aws_skip_signature, connect_timeout, "
         "timeout, client_retry_timeout, client_max_retries, overall_timeout, latency_ms, bandwidth_mib_s, "
-        "io_parallelism, coalesce_gap, max_request_size, tail_read_size)",
+        "io_parallelism, coalesce_gap, max_request_size, tail_read_size; Azure: azure_storage_account_name, "
+        "azure_storage_account_key, azure_storage_sas_token, azure_storage_token, azure_storage_endpoint, "
+        "azure_storage_use_emulator, azure_skip_signature, azure_storage_connection_string)",
         raw_key);
 }
 

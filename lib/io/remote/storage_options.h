@@ -1,10 +1,11 @@
-// Settings of the object-store backends (S3 and plain HTTP): endpoint, credentials,
+// Settings of the object-store backends (S3, Azure Blob Storage and plain HTTP): endpoint, credentials,
 // addressing, timeouts, retries and the network model the read planner derives its
 // coalescing from. Filled by the CLI (app/storage_config.cpp: environment, ~/.aws files,
 // --storage-option); the library never reads the environment for these.
 //
-// Key names follow LanceDB / object_store's AmazonS3ConfigKey (lance-io's
-// `ObjectStoreParams.storage_options`), e.g. aws_endpoint, aws_region, allow_http.
+// Key names follow LanceDB / object_store's AmazonS3ConfigKey and AzureConfigKey (lance-io's
+// `ObjectStoreParams.storage_options`), e.g. aws_endpoint, aws_region, allow_http,
+// azure_storage_account_name.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,30 @@
 #include <vector>
 
 namespace lance::io {
+
+/// Azure Blob Storage settings (object_store's AzureConfigKey names, arrow-rs-object-store
+/// src/azure/builder.rs; see StorageOptions::set for every alias).
+struct AzureOptions {
+  std::string account;       ///< azure_storage_account_name
+  std::string access_key;    ///< azure_storage_account_key (base64 Shared Key): never printed
+  std::string sas_token;     ///< azure_storage_sas_token: a SAS query string ("sv=…&sig=…"): never printed
+  std::string bearer_token;  ///< azure_storage_token: an OAuth access token: never printed
+  /// azure_storage_endpoint: the account's Blob service URL (e.g. "http://127.0.0.1:10000/ACCOUNT");
+  /// empty: https://ACCOUNT.blob.core.windows.net.
+  std::string endpoint;
+  /// azure_storage_use_emulator: Azurite: `emulator_url`/ACCOUNT (account devstoreaccount1 and its
+  /// well-known key unless others are set), plain http allowed.
+  bool use_emulator = false;
+  std::string emulator_url = "http://127.0.0.1:10000";  ///< AZURITE_BLOB_STORAGE_URL (the CLI reads it)
+  bool skip_signature = false;  ///< azure_skip_signature: anonymous requests (public containers)
+
+  /// Fills the fields from an Azure Storage connection string ("AccountName=…;AccountKey=…;
+  /// BlobEndpoint=…;SharedAccessSignature=…" — without BlobEndpoint, DefaultEndpointsProtocol
+  /// and EndpointSuffix make PROTOCOL://ACCOUNT.blob.SUFFIX — or "UseDevelopmentStorage=true"), as the Azure SDKs
+  /// read AZURE_STORAGE_CONNECTION_STRING. Throws Error(usage) for an entry without '=' (the
+  /// message never shows a value).
+  void set_connection_string(const std::string& text);
+};
 
 struct StorageOptions {
   // --- where and who ---
@@ -44,7 +69,11 @@ struct StorageOptions {
   std::optional<uint64_t> max_request_size;  ///< max_request_size: bytes (default from the model)
   std::optional<uint64_t> tail_read_size;    ///< tail_read_size: bytes of the speculative tail read that opens a file
 
-  /// Sets one KEY=VALUE (LanceDB/object_store names, with or without the `aws_` prefix;
+  AzureOptions azure;  ///< az:// (and abfss://, https://ACCOUNT.blob.core.windows.net) paths
+
+  /// Sets one KEY=VALUE (LanceDB/object_store names, with or without the `aws_` prefix, Azure's
+  /// with `azure_`/`azure_storage_` or the unprefixed names object_store takes, e.g. account_name,
+  /// account_key, sas_token, use_emulator; client settings such as timeout also with `azure_`;
   /// case-insensitive). Throws Error(usage) for an unknown key or a bad value; the message
   /// never contains the value of a secret key.
   void set(const std::string& key, const std::string& value);

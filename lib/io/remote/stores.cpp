@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "io/remote/azure_store.h"
 #include "io/remote/s3_store.h"
 #include "io/remote/uri.h"
 
@@ -19,7 +20,21 @@ std::string fingerprint(const StorageOptions& o) {
                      o.skip_signature, o.connect_timeout_ms, o.request_timeout_ms, o.retry_timeout_ms, o.max_retries,
                      o.retry_base_ms, o.retry_cap_ms, o.overall_timeout_ms, o.latency_ms, o.bandwidth_mib_s,
                      o.parallelism, o.coalesce_gap.value_or(0), o.max_request_size.value_or(0),
-                     o.tail_read_size.value_or(0));
+                     o.tail_read_size.value_or(0)) +
+         fmt::format("\n{}\n{}\n{}\n{}\n{}\n{}\n{} {}", o.azure.account, o.azure.access_key, o.azure.sas_token,
+                     o.azure.bearer_token, o.azure.endpoint, o.azure.emulator_url, o.azure.use_emulator,
+                     o.azure.skip_signature);
+}
+
+const char* scheme_name(Scheme s) {
+  switch (s) {
+    case Scheme::s3:
+      return "s3";
+    case Scheme::azure:
+      return "azure";
+    default:
+      return "http";
+  }
 }
 
 }  // namespace
@@ -38,13 +53,16 @@ std::shared_ptr<ObjectStore> store_for(const std::string& path, const StorageOpt
   };
   static std::mutex mutex;
   static auto& stores = *new std::map<std::string, Entry>();  // never destroyed: no waiting at exit
-  const std::string key = fmt::format("{}\n{}\n{}", loc.scheme == Scheme::s3 ? "s3" : "http",
+  // Azure: one store per account (a URI may name its own, abfss://C@ACCOUNT.dfs.core.windows.net).
+  const std::string key = fmt::format("{} {}\n{}\n{}", scheme_name(loc.scheme), loc.account,
                                       static_cast<const void*>(stats.get()), fingerprint(options));
   std::lock_guard lock(mutex);
   if (auto it = stores.find(key); it != stores.end()) return it->second.store;
   // Held by the entry and by the store's client only: no reader counts into it any more.
   std::erase_if(stores, [](const auto& kv) { return kv.second.stats && kv.second.stats.use_count() <= 2; });
-  auto store = loc.scheme == Scheme::s3 ? make_s3_store(options, stats) : make_http_store(options, stats);
+  auto store = loc.scheme == Scheme::s3      ? make_s3_store(options, stats)
+               : loc.scheme == Scheme::azure ? make_azure_store(options, loc.account, stats)
+                                             : make_http_store(options, stats);
   stores.emplace(key, Entry{store, std::move(stats)});
   return store;
 }

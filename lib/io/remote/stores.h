@@ -1,7 +1,8 @@
 // The store for a location: the one entry point from a path the user typed to an ObjectStore
-// (io/object_store.h). Local paths get the process's LocalStore; s3:// and http(s):// get a
-// remote store (io/remote/s3_store.h), one per scheme, settings and stats object, shared by
-// every reader that asks with the same three (its listings and prefetches with them).
+// (io/object_store.h). Local paths get the process's LocalStore; s3://, Azure (az://, abfss://)
+// and http(s):// get a remote store (io/remote/s3_store.h, io/remote/azure_store.h), one per
+// scheme (and Azure account), settings and stats object, shared by every reader that asks with
+// the same ones (its listings and prefetches with them).
 //
 // Usage:
 //   auto stats = std::make_shared<ReadStats>();

@@ -8,6 +8,49 @@
 
 namespace lance::io {
 
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// The account of an Azure host `ACCOUNT.blob.core.windows.net` / `ACCOUNT.dfs.core.windows.net`, else "".
+std::string azure_account_of_host(std::string_view host) {
+  for (std::string_view suffix : {".blob.core.windows.net", ".dfs.core.windows.net"})
+    if (ends_with(host, suffix) && host.size() > suffix.size()) {
+      const std::string_view account = host.substr(0, host.size() - suffix.size());
+      if (account.find('.') == std::string_view::npos) return std::string(account);
+    }
+  return "";
+}
+
+/// `rest` of an Azure URI ("CONTAINER[@HOST]/KEY" after "az://", "abfss://", ...).
+Location parse_azure(const std::string& path, const std::string& rest) {
+  Location loc;
+  loc.scheme = Scheme::azure;
+  loc.url = path;
+  const auto slash = rest.find('/');
+  std::string authority = rest.substr(0, slash);
+  loc.key = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  if (const auto at = authority.find('@'); at != std::string::npos) {
+    const std::string host = authority.substr(at + 1);
+    loc.account = azure_account_of_host(host);
+    if (loc.account.empty())
+      throw_usage("{}: '{}' is not an Azure storage host (expected CONTAINER@ACCOUNT.dfs.core.windows.net)", path,
+                  host);
+    authority.resize(at);
+  }
+  loc.bucket = authority;
+  if (loc.bucket.empty() || loc.bucket.find('.') != std::string::npos)
+    throw_usage(
+        "{}: no container in the Azure URI (expected az://CONTAINER/PATH or "
+        "abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH)",
+        path);
+  return loc;
+}
+
+}  // namespace
+
 Location parse_location(const std::string& path) {
   Location loc;
   const auto sep = path.find("://");
@@ -27,6 +70,17 @@ Location parse_location(const std::string& path) {
     loc.url = path;
     return loc;
   }
+  if (scheme == "az" || scheme == "azure" || scheme == "abfs" || scheme == "abfss") return parse_azure(path, rest);
+  if (scheme == "https" && path.find('?') == std::string::npos) {
+    // https://ACCOUNT.blob.core.windows.net/CONTAINER/KEY: the account's Blob service.
+    const auto slash = rest.find('/');
+    const std::string account = azure_account_of_host(rest.substr(0, slash));
+    if (!account.empty() && slash != std::string::npos && slash + 1 < rest.size()) {
+      loc = parse_azure(path, rest.substr(slash + 1));
+      loc.account = account;
+      return loc;
+    }
+  }
   if (scheme == "http" || scheme == "https") {
     loc.scheme = Scheme::http;
     loc.url = path;
@@ -36,8 +90,10 @@ Location parse_location(const std::string& path) {
     loc.url = rest;
     return loc;
   }
-  throw_usage("{}: unsupported location scheme '{}://' (this build reads local paths, s3:// and http(s)://)",
-              display_location(path), scheme);
+  throw_usage(
+      "{}: unsupported location scheme '{}://' (this build reads local paths, s3://, az:// (Azure Blob Storage) and "
+      "http(s)://)",
+      display_location(path), scheme);
 }
 
 std::string local_path_of_file_uri(const std::string& path) {
@@ -84,6 +140,7 @@ std::string display_location(const std::string& path) {
   if (sep == std::string::npos) return path;
   std::string out = path;
   if (auto q = out.find('?'); q != std::string::npos) out = out.substr(0, q) + "?…";
+  if (path.compare(0, 4, "http") != 0) return out;  // abfss://CONTAINER@ACCOUNT…: no user info, a container
   const auto host_start = sep + 3;
   const auto host_end = out.find('/', host_start);
   const auto at = out.find('@', host_start);
@@ -91,6 +148,30 @@ std::string display_location(const std::string& path) {
     out.erase(host_start, at + 1 - host_start);
   return out;
 }
+
+namespace {
+
+/// `text` with the value after every `sig=` (a SAS signature, to the next '&', ';', quote or
+/// space) and every `AccountKey=` / `SharedAccessSignature=` (a connection string's, to the
+/// next ';' or space) replaced by "***".
+std::string redact_azure_secrets(std::string text) {
+  struct Marker {
+    std::string_view name;
+    std::string_view stops;
+  };
+  for (const Marker m : {Marker{"sig=", "&; \t\n\"'"}, Marker{"AccountKey=", "; \t\n\"'"},
+                         Marker{"SharedAccessSignature=", "; \t\n\"'"}}) {
+    for (size_t at = text.find(m.name); at != std::string::npos; at = text.find(m.name, at + 1)) {
+      const size_t from = at + m.name.size();
+      size_t to = text.find_first_of(m.stops, from);
+      if (to == std::string::npos) to = text.size();
+      if (to > from) text.replace(from, to - from, "***");
+    }
+  }
+  return text;
+}
+
+}  // namespace
 
 std::string redact_locations(const std::string& text) {
   std::string out;
@@ -111,7 +192,38 @@ std::string redact_locations(const std::string& text) {
     out += text.substr(i, start - i) + display_location(url) + tail;
     i = end;
   }
-  return out + text.substr(std::min(i, text.size()));
+  return redact_azure_secrets(out + text.substr(std::min(i, text.size())));
+}
+
+std::vector<QueryPair> split_query(std::string_view query) {
+  std::vector<QueryPair> out;
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    if (eq == std::string_view::npos)
+      out.push_back({std::string(pair), "", false});
+    else
+      out.push_back({std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1))});
+  }
+  return out;
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
 }
 
 std::string aws_uri_encode(const std::string& s, bool keep_slash) {
