@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include "s3_env.h"
 
 using namespace lance::testing;
@@ -388,4 +390,31 @@ TEST_CASE("s3: a LanceDB database prefix as PATH names its tables", "[s3][paths]
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("LanceDB database holding the table events") &&
                         Catch::Contains("read one as " + s3_uri("db/events.lance")));
+}
+
+TEST_CASE("s3: --filter reads Lance's rows and counts through the store", "[s3][filter]") {
+  const json goldens = json::parse(read_text(source_path("data/filters/goldens.json")));
+  std::map<int64_t, std::string> rows;
+  const std::string all = read_text(source_path("data/filters/rows-2_1.jsonl"));
+  for (size_t at = 0, nl; (nl = all.find('\n', at)) != std::string::npos; at = nl + 1)
+    rows[json::parse(all.substr(at, nl - at)).at("id").get<int64_t>()] = all.substr(at, nl - at + 1);
+  int n = 0;
+  for (const char* expr : {"cat = 'red' OR i32 IS NULL", "array_has_any(tags, ['a', 'b'])",
+                           "d BETWEEN date '2021-01-01' AND date '2021-06-30'", "name LIKE 'a%'"}) {
+    INFO(expr);
+    const json* e = nullptr;
+    for (const auto& x : goldens.at("expressions"))
+      if (x.at("expr") == expr) e = &x;
+    REQUIRE(e);
+    std::string want;
+    for (const auto& id : e->at("ids")) want += rows.at(id.get<int64_t>());
+    auto r = run_s3({"scan", s3_uri("data/filters/2_1"), "--filter", expr, "-f", "jsonl"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == want);
+    auto c = run_s3({"count", s3_uri("data/filters/2_1"), "--filter", expr});
+    CHECK(c.out == std::to_string(e->at("count").get<uint64_t>()) + "\n");
+    ++n;
+  }
+  CHECK(n == 4);
 }
