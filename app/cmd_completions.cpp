@@ -27,9 +27,10 @@ void register_completions(CLI::App& app, CommandRunner& run) {
       ->check(CLI::IsMember({"bash", "zsh", "fish"}))
       ->required();
   cmd->footer(
-      "Examples:\n  source <(lance-cli completions bash)\n"
+      "Examples:\n  lance-cli completions bash > ~/.local/share/bash-completion/completions/lance-cli\n"
       "  lance-cli completions zsh > ~/.zfunc/_lance-cli      # a directory on $fpath\n"
-      "  lance-cli completions fish > ~/.config/fish/completions/lance-cli.fish\n\n"
+      "  lance-cli completions fish > ~/.config/fish/completions/lance-cli.fish\n"
+      "  source <(lance-cli completions bash)                 # this shell only\n\n"
       "cmake --install puts them where bash-completion, zsh and fish look (see the README).");
   cmd->callback([&app, &run, shell] {
     run.command = [&app, shell] { write_stdout(completion_script(*shell, describe_app(app))); };

@@ -77,10 +77,11 @@ std::string render_option(const OptionModel& o) {
     for (const std::string& s : o.spellings()) tag += (tag.empty() ? "" : ", ") + bold(s);
     if (o.takes_value) tag += " " + italic(o.type);
   }
-  std::string text = o.description;
-  if (!o.choices.empty()) text += " (one of: " + join_words(o.choices, ", ") + ")";
-  if (!o.default_value.empty()) text += " (default: " + o.default_value + ")";
-  if (o.positional() && o.required) text += " (required)";
+  std::vector<std::string> notes;
+  if (!o.choices.empty()) notes.push_back("one of: " + join_words(o.choices, ", "));
+  if (!o.default_value.empty()) notes.push_back("default: " + o.default_value);
+  if (o.positional() && o.required) notes.push_back("required");
+  const std::string text = o.description + (notes.empty() ? "" : " (" + join_words(notes, "; ") + ")");
   return ".TP\n" + tag + "\n" + roff_escape(text) + "\n";
 }
 
@@ -94,7 +95,7 @@ std::string synopsis_line(const CommandModel& cmd) {
   return line;
 }
 
-std::string render_command(const CommandModel& root, const CommandModel& cmd) {
+std::string render_command(const CommandModel& cmd) {
   std::string out = ".SS \"" + roff_escape(cmd.full_name()) + "\"\n" + synopsis_line(cmd) + "\n.PP\n" +
                     roff_escape(cmd.description) + "\n";
   if (!cmd.subcommands.empty()) {
@@ -131,10 +132,13 @@ std::string man_page(const CommandModel& root, const ManPageExtras& extras) {
   out += fmt::format(".TH {} 1 \"\" \"{} {}\" \"User Commands\"\n", roff_escape(title), roff_escape(root.program),
                      roff_escape(extras.version));
   out += ".SH NAME\n" + roff_escape(root.program) + " \\- " + roff_escape(short_description(root)) + "\n";
-  out += ".SH SYNOPSIS\n";
+  out += ".SH SYNOPSIS\n" + bold(root.program) + " [" + italic("GLOBAL OPTIONS") + "] " + italic("COMMAND") + " [" +
+         italic("OPTIONS") + "] [" + italic("ARGUMENTS") + "]\n.br\n";
   for (const CommandModel* cmd : all_commands(root))
     if (cmd != &root && cmd->subcommands.empty()) out += synopsis_line(*cmd) + "\n.br\n";
-  out += ".SH DESCRIPTION\n" + roff_escape(short_description(root)) + ".\n";
+  std::string what = short_description(root);
+  if (!what.empty()) what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
+  out += ".SH DESCRIPTION\n" + roff_escape(what) + ".\n";
   const auto root_paragraphs = paragraphs(root.footer);
   for (const auto& para : root_paragraphs)
     if (!is_examples(para)) out += render_paragraph(para);
@@ -142,7 +146,7 @@ std::string man_page(const CommandModel& root, const ManPageExtras& extras) {
   for (const OptionModel& o : root.options) out += render_option(o);
   out += ".SH COMMANDS\n";
   for (const CommandModel* cmd : all_commands(root))
-    if (cmd != &root) out += render_command(root, *cmd);
+    if (cmd != &root) out += render_command(*cmd);
   out += render_pairs("EXIT STATUS", extras.exit_status) + render_pairs("ENVIRONMENT", extras.environment);
   out += ".SH EXAMPLES\n";
   for (const auto& para : root_paragraphs)

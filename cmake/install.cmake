@@ -31,30 +31,34 @@ foreach(entry ${LANCE_GENERATED_FILES})
 endforeach()
 add_custom_target(lance_man_and_completions ALL DEPENDS ${LANCE_GENERATED_OUTPUTS})
 
-# --- liblance.so: every layer (compiled as PIC, CMakeLists.txt) in one shared object that
-# exports only the lance_* functions of lib/capi/lance_c.h (lib/capi/exports.map) ---
-# lance_c.cpp is its one source (so the linker pulls in what the entry points need from the
-# layers' archives); compiled again here, it is the only object of lance_capi built twice.
-add_library(lance_shared SHARED ${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/lance_c.cpp)
-set_target_properties(lance_shared PROPERTIES
-  OUTPUT_NAME lance VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
-  LANCE_SHARED_LIBRARY ON LINKER_LANGUAGE CXX LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/exports.map)
-target_compile_options(lance_shared PRIVATE ${LANCE_WARNINGS})
-target_link_libraries(lance_shared PRIVATE lance)
-target_link_options(lance_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/exports.map"
-                    "LINKER:--no-undefined" "LINKER:--as-needed")
-# Everything the install step installs, without the tests: `cmake --build B --target installables`.
-add_custom_target(installables DEPENDS lance-cli lance_shared lance_man_and_completions)
+set(LANCE_INSTALLABLES lance-cli lance_man_and_completions)
+if(LANCE_SHARED_LIBRARY)
+  # --- liblance.so: every layer (compiled as PIC, CMakeLists.txt) in one shared object that
+  # exports only the lance_* functions of lib/capi/lance_c.h (lib/capi/exports.map) ---
+  # lance_c.cpp is its one source (so the linker pulls in what the entry points need from the
+  # layers' archives); compiled again here, it is the only object of lance_capi built twice.
+  add_library(lance_shared SHARED ${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/lance_c.cpp)
+  set_target_properties(lance_shared PROPERTIES
+    OUTPUT_NAME lance VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+    LANCE_SHARED_LIBRARY ON LINKER_LANGUAGE CXX LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/exports.map)
+  target_compile_options(lance_shared PRIVATE ${LANCE_WARNINGS})
+  target_link_libraries(lance_shared PRIVATE lance)
+  target_link_options(lance_shared PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/exports.map"
+                      "LINKER:--no-undefined" "LINKER:--as-needed")
+  list(APPEND LANCE_INSTALLABLES lance_shared)
 
-# --- lance.pc: relocatable (paths from ${pcfiledir}), so any --prefix works ---
-file(RELATIVE_PATH LANCE_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
-string(REGEX REPLACE "/$" "" LANCE_PC_TO_PREFIX "${LANCE_PC_TO_PREFIX}")
-configure_file(${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/lance.pc.in ${CMAKE_CURRENT_BINARY_DIR}/lance.pc @ONLY)
+  # --- lance.pc: relocatable (paths from ${pcfiledir}), so any --prefix works ---
+  file(RELATIVE_PATH LANCE_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+  string(REGEX REPLACE "/$" "" LANCE_PC_TO_PREFIX "${LANCE_PC_TO_PREFIX}")
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/lib/capi/lance.pc.in ${CMAKE_CURRENT_BINARY_DIR}/lance.pc @ONLY)
+  install(TARGETS lance_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES lib/capi/lance_c.h lib/capi/c_data.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lance)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/lance.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
+# Everything the install step installs, without the tests: `cmake --build B --target installables`.
+add_custom_target(installables DEPENDS ${LANCE_INSTALLABLES})
 
 install(TARGETS lance-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS lance_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES lib/capi/lance_c.h lib/capi/c_data.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lance)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/lance.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${LANCE_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${LANCE_COMPLETIONS_DIR}/lance-cli DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(FILES ${LANCE_COMPLETIONS_DIR}/_lance-cli DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
