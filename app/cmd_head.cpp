@@ -64,8 +64,11 @@ void register_head(CLI::App& app, CommandRunner& run) {
   cmd->add_option("-c,--columns", a->columns, "Columns to show, comma-separated (default: all)")
       ->delimiter(',')
       ->allow_extra_args(false);
+  std::vector<std::string> formats = {"auto", "table"};
+  for (const std::string& f : output::output_format_names()) formats.push_back(f);
   cmd->add_option("-f,--format", a->format,
-                  "table, csv, tsv, json, jsonl or arrow (default: table on a terminal, else jsonl)");
+                  "table, csv, tsv, json, jsonl or arrow (default: auto, a table on a terminal, else jsonl)")
+      ->check(CLI::IsMember(formats));
   cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)")
       ->transform(version_number());
   cmd->add_option("--filter,--where", a->filter, "Only the rows matching this Lance filter (SQL)");

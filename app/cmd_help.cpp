@@ -15,7 +15,7 @@ namespace {
 std::string command_names(CLI::App& app) {
   std::string names;
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    if (sub->get_name() == "help") continue;
+    if (sub->get_name() == "help" || sub->get_group().empty()) continue;  // and the hidden ones
     if (!names.empty()) names += ", ";
     names += sub->get_name();
   }

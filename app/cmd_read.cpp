@@ -60,8 +60,10 @@ void add_output_options(CLI::App* cmd, OutputArgs& a) {
       ->allow_extra_args(false);
   cmd->add_option("-f,--format", a.format,
                   "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream), null (decode, write nothing)")
+      ->check(CLI::IsMember(output::output_format_names()))
       ->capture_default_str();
-  cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout");
+  cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout")
+      ->type_name("FILE");
   cmd->add_option(
       "--null", a.null_text,
       "Text for null cells in csv/tsv (default: empty); a value that would read as TEXT is quoted (\"NULL\")");
@@ -271,7 +273,8 @@ void register_take(CLI::App& app, CommandRunner& run) {
       ->required();
   auto* rows_opt = cmd->add_option("--rows", *rows_text, "Row numbers and inclusive ranges, e.g. 0,17,100-199");
   auto* file_opt =
-      cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin");
+      cmd->add_option("--rows-file", *rows_file, "File of row numbers (comma/newline separated), - for stdin")
+          ->type_name("FILE");
   rows_opt->excludes(file_opt);
   add_output_options(cmd, *args);
   add_version_option(cmd, *version);

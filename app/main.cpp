@@ -89,6 +89,7 @@ int run_cli(int argc, char** argv) {
   lance::app::register_schema(app, run);
   lance::app::register_inspect(app, run);
   lance::app::register_verify(app, run);
+  lance::app::register_completions(app, run);
   lance::app::register_help(app, run);
   lance::app::note_global_options(app);
 
@@ -109,7 +110,7 @@ int run_cli(int argc, char** argv) {
       where += " " + sub->get_name();
     }
     std::string what = e.what();
-    const auto commands = app.get_subcommands([](CLI::App*) { return true; });
+    const auto commands = app.get_subcommands([](CLI::App* sub) { return !sub->get_group().empty(); });
     // No command matched and a word is left over: it was meant as a command.
     if (app.get_subcommands().empty() && !app.remaining().empty()) {
       std::string names;

@@ -5,12 +5,13 @@
  *
  * Plain C: it only uses the Arrow C Data / C Stream Interface structs (lib/capi/c_data.h)
  * and one entry point (lib/capi/lance_c.h). Any Arrow consumer (Arrow C++'s
- * ImportRecordBatchReader, nanoarrow, DuckDB, Polars, pyarrow) takes the same stream. */
+ * ImportRecordBatchReader, nanoarrow, DuckDB, Polars, pyarrow) takes the same stream.
+ * Against an installed copy (`cmake --install`): cc arrow_stream.c $(pkg-config --cflags --libs lance) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "capi/lance_c.h"
+#include "lance_c.h"
 
 /* Prints value `i` of a column for a few common formats; "null", or the format otherwise. */
 static void print_value(const struct ArrowSchema* schema, const struct ArrowArray* array, int64_t i) {

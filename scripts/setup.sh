@@ -12,7 +12,8 @@ PACKAGES=(cmake g++ make pkg-config ccache libcli11-dev libfmt-dev libspdlog-dev
           libroaring-dev python3-distributed parallel jq
           libcurl4-openssl-dev  # S3 and HTTP(S) reads (lib/io/http_client.cpp)
           radosgw ceph-mon ceph-osd uuid-runtime curl  # the S3 tests' Ceph RGW (scripts/rgw-up.sh)
-          bsdutils)  # script(1): the pseudo-terminal tests
+          bsdutils  # script(1): the pseudo-terminal tests
+          zsh fish groff-base)  # the completion scripts' syntax checks, the man page's lint (groff -ww)
 # Node.js (>= 18: @lancedb/lancedb 0.31) for the tests that read through LanceDB and arrow-js;
 # Debian's nodejs and npm unless a node is already on PATH.
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs npm)

@@ -1,5 +1,6 @@
 /* A C entry point to lance-cli's reader: rows of a Lance data file or dataset as an Arrow C stream
- * (c_data.h). Link with the `lance` library (C++: link with a C++ compiler or libstdc++).
+ * (c_data.h). Installed (`cmake --install`): `cc prog.c $(pkg-config --cflags --libs lance)` with
+ * `#include <lance_c.h>`, linking liblance.so; in this build, link the `lance` target.
  *
  * Usage:
  *   struct ArrowArrayStream stream;
@@ -19,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "capi/c_data.h"
+#include "c_data.h" /* next to this header, in lib/capi/ and in the installed include/lance/ */
 
 #ifdef __cplusplus
 extern "C" {

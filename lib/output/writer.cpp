@@ -71,6 +71,12 @@ OutputFormat parse_output_format(std::string_view name) {
   throw_usage("unknown output format '{}' (valid: csv, tsv, json, jsonl, arrow, null)", name);
 }
 
+std::vector<std::string> output_format_names() {
+  std::vector<std::string> names;
+  for (const auto& f : kFormatNames) names.emplace_back(f.name);
+  return names;
+}
+
 const char* output_format_name(OutputFormat format) {
   for (const auto& f : kFormatNames)
     if (format == f.format) return f.name;

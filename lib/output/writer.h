@@ -26,6 +26,9 @@ enum class OutputFormat {
 /// listing the valid names otherwise.
 OutputFormat parse_output_format(std::string_view name);
 
+/// The names `parse_output_format` accepts, in its order: csv, tsv, json, jsonl, arrow, null.
+std::vector<std::string> output_format_names();
+
 /// The name of `format` as `parse_output_format` accepts it.
 const char* output_format_name(OutputFormat format);
 

@@ -1,0 +1,114 @@
+// `lance-cli completions bash`: lookup functions generated from the command tree, and one fixed
+// completion function that walks the words before the cursor with them.
+#include <fmt/format.h>
+
+#include "app/completions.h"
+
+namespace lance::app {
+
+namespace {
+
+/// What a value completes to, as the script's lookups answer: "words a b c", "files" or "".
+std::string value_spec(const OptionModel& o) {
+  if (!o.choices.empty()) return "words " + join_words(o.choices);
+  return o.completes_files ? "files" : "";
+}
+
+/// The lookup functions: subcommands, option spellings, options with values, option values
+/// and positionals, each a `case` over the command key.
+std::string lookups(const std::string& fn, const CommandModel& root) {
+  std::string subs, opts, value_opts, values, positionals;
+  for (const CommandModel* cmd : all_commands(root)) {
+    const std::string key = shell_quote(cmd->key());
+    std::vector<std::string> names, sub_names, valued;
+    for (const CommandModel& sub : cmd->subcommands) sub_names.push_back(sub.path.back());
+    for (const OptionModel& o : effective_options(root, *cmd)) {
+      for (const std::string& s : o.spellings()) {
+        names.push_back(s);
+        if (o.takes_value) valued.push_back(s);
+        const std::string spec = value_spec(o);
+        if (o.takes_value && !spec.empty())
+          values += fmt::format("    {}) echo {} ;;\n", shell_quote(cmd->key() + "|" + s), shell_quote(spec));
+      }
+    }
+    for (size_t i = 0; i < cmd->positionals.size(); ++i) {
+      const OptionModel& p = cmd->positionals[i];
+      const std::string spec = value_spec(p);
+      if (spec.empty()) continue;
+      const std::string pattern = shell_quote(cmd->key() + "|") + (p.repeatable ? "*" : std::to_string(i));
+      positionals += fmt::format("    {}) echo {} ;;\n", pattern, shell_quote(spec));
+    }
+    if (!sub_names.empty()) subs += fmt::format("    {}) echo {} ;;\n", key, shell_quote(join_words(sub_names)));
+    opts += fmt::format("    {}) echo {} ;;\n", key, shell_quote(join_words(names)));
+    if (!valued.empty()) value_opts += fmt::format("    {}) echo {} ;;\n", key, shell_quote(join_words(valued)));
+  }
+  auto function = [&](const char* name, const char* doc, const char* subject, const std::string& cases) {
+    return fmt::format("# {}\n{}_{}() {{\n  case \"{}\" in\n{}  esac\n}}\n\n", doc, fn, name, subject, cases);
+  };
+  return function("subcommands", "The subcommands of command $1 (\"\": the program, \"inspect\", ...).", "$1", subs) +
+         function("options", "Every option spelling command $1 accepts: its own and the global ones.", "$1", opts) +
+         function("value_options", "The options of command $1 that take a value.", "$1", value_opts) +
+         function("value", "What the value of option $2 of command $1 completes to: words W..., files, or nothing.",
+                  "$1|$2", values) +
+         function("positional", "What positional argument $2 (from 0) of command $1 completes to.", "$1|$2",
+                  positionals);
+}
+
+/// The completion function itself: finds the command and the argument at the cursor.
+constexpr const char* kCompleteFunction =
+    R"bash(# Completes COMP_WORDS[COMP_CWORD] (an option's value after `--opt`, `--opt=`, an option, a
+# subcommand or a positional argument of the command the earlier words name).
+{0}() {{
+  local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}} key='' npos=0 i word opt='' spec
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=${{COMP_WORDS[i]}}
+    case "$word" in
+      =) i=$((i + 1)) ;;
+      -*) if [[ " $({0}_value_options "$key") " == *" $word "* ]]; then
+            if [[ ${{COMP_WORDS[i+1]}} == = ]]; then i=$((i + 2)); else i=$((i + 1)); fi
+          fi ;;
+      *) if [[ $npos -eq 0 && " $({0}_subcommands "$key") " == *" $word "* ]]; then
+           key=${{key:+$key }}$word
+         else
+           npos=$((npos + 1))
+         fi ;;
+    esac
+  done
+  if [[ $cur == = ]]; then
+    opt=$prev cur=''
+  elif [[ $prev == = && $COMP_CWORD -gt 2 ]]; then
+    opt=${{COMP_WORDS[COMP_CWORD-2]}}
+  elif [[ $COMP_CWORD -gt 1 && $prev == -* && " $({0}_value_options "$key") " == *" $prev "* ]]; then
+    opt=$prev
+  fi
+  if [[ -n $opt ]]; then
+    spec=$({0}_value "$key" "$opt")
+  elif [[ $cur == -* ]]; then
+    spec="words $({0}_options "$key")"
+  elif [[ $npos -eq 0 && -n $({0}_subcommands "$key") ]]; then
+    spec="words $({0}_subcommands "$key")"
+  else
+    spec=$({0}_positional "$key" "$npos")
+  fi
+  COMPREPLY=()
+  case "$spec" in
+    files) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+    words\ *) mapfile -t COMPREPLY < <(compgen -W "${{spec#words }}" -- "$cur") ;;
+  esac
+}}
+
+complete -F {0} {1}
+)bash";
+
+}  // namespace
+
+std::string bash_completion(const CommandModel& root) {
+  const std::string fn = "_" + shell_identifier(root.program);
+  return fmt::format(
+             "# bash completion for {0}, generated by `{0} completions bash` from its command definitions (the\n"
+             "# same as --help). Install as share/bash-completion/completions/{0}, or source it.\n\n",
+             root.program) +
+         lookups(fn, root) + fmt::format(kCompleteFunction, fn, root.program);
+}
+
+}  // namespace lance::app
