@@ -34,10 +34,11 @@ ManPageExtras lance_man_page_extras() {
       {"AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN", "Credentials for s3:// paths."},
       {"AWS_PROFILE, AWS_DEFAULT_PROFILE",
        "The profile of the AWS files to read (default: default): aws_access_key_id, aws_secret_access_key, "
-       "aws_session_token, region, endpoint_url."},
+       "aws_session_token, region, endpoint_url, and services = NAME (its [services NAME] s3 endpoint_url)."},
       {"AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE", "The AWS files (default: ~/.aws/config, ~/.aws/credentials)."},
       {"AWS_REGION, AWS_DEFAULT_REGION", "The signing region (default: us-east-1)."},
       {"AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_S3", "An S3-compatible endpoint (MinIO, Ceph RGW, R2, ...)."},
+      {"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true: ignore the endpoints of the AWS files and variables."},
       {"AWS_ALLOW_HTTP", "true: permit a plain http:// endpoint."},
       {"AWS_SKIP_SIGNATURE", "true: unsigned requests (public buckets)."},
       {"LANCE_CLI_IO_THREADS", "Parallel reads (default: 8)."},
