@@ -287,6 +287,7 @@ class Binder {
     if (lit->kind == Kind::timestamp && to.kind == Kind::date) return out;  // compared as timestamps
     if (lit->kind == Kind::string && to.kind == Kind::binary) return out;
     fail();
+    return out;  // not reached: fail() throws
   }
 
   /// Both operands of a comparison, literals converted, of kinds that meet.

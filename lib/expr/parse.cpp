@@ -77,14 +77,14 @@ std::vector<Token> lex(const std::string& s) {
     const size_t start = i;
     if (c == '\'' || c == '"') {  // Lance reads "text" as a string too, not as a name
       ++i;
-      out.push_back({Tok::string, quoted(s, i, static_cast<char>(c), "string", start), start});
+      out.push_back({Tok::string, quoted(s, i, static_cast<char>(c), "string", start), start, ""});
     } else if (c == '`') {
       ++i;
-      out.push_back({Tok::quoted_ident, quoted(s, i, static_cast<char>(c), "quoted name", start), start});
+      out.push_back({Tok::quoted_ident, quoted(s, i, static_cast<char>(c), "quoted name", start), start, ""});
     } else if (std::isdigit(c) ||
                (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       i = number_end(s, i);
-      out.push_back({Tok::number, s.substr(start, i - start), start});
+      out.push_back({Tok::number, s.substr(start, i - start), start, ""});
     } else if (std::isalpha(c) || c == '_' || c >= 0x80) {
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' ||
                               static_cast<unsigned char>(s[i]) >= 0x80))
@@ -104,10 +104,10 @@ std::vector<Token> lex(const std::string& s) {
         }
       if (op.empty()) syntax_error("unexpected character '" + std::string(1, static_cast<char>(c)) + "'", start);
       i += op.size();
-      out.push_back({Tok::op, op == "==" ? "=" : (op == "<>" ? "!=" : op), start});
+      out.push_back({Tok::op, op == "==" ? "=" : (op == "<>" ? "!=" : op), start, ""});
     }
   }
-  out.push_back({Tok::end, "", s.size()});
+  out.push_back({Tok::end, "", s.size(), ""});
   return out;
 }
 
