@@ -8,6 +8,7 @@
 #include "app/filtered_read.h"
 #include "app/fragments_option.h"
 #include "app/reader_options_env.h"
+#include "app/stats.h"
 #include "app/stdin_input.h"
 #include "app/storage_config.h"
 #include "dataset/row_count.h"
@@ -35,13 +36,21 @@ void register_count(CLI::App& app, CommandRunner& run) {
   auto filter = std::make_shared<std::optional<std::string>>();
   cmd->add_option("--filter,--where", *filter,
                   "Count only the rows matching this Lance filter (reads the filter's columns; countRows(EXPR))");
+  auto no_index = std::make_shared<bool>(false);
+  cmd->add_flag("--no-index", *no_index,
+                "Scan every fragment for --filter, without the dataset's scalar indices (the same count)");
+  auto stats = std::make_shared<std::string>();
+  cmd->add_flag("--stats{text}", *stats,
+                "Print what was read on stderr, and for --filter which index answered which predicate; "
+                "--stats=json for one JSON line");
   add_storage_option(cmd);
   cmd->footer(
       "Examples:\n  lance-cli count data/sample/products.lance\n"
       "  lance-cli count data/sample/products.lance --filter \"category = 'toys' AND price < 20\"\n"
       "  lance-cli count my_db/my_table.lance --version 3 --json");
-  cmd->callback([&run, path, version, json, fragments, filter] {
-    run.command = [path, version, json, fragments, filter] {
+  cmd->callback([&run, path, version, json, fragments, filter, no_index, stats] {
+    run.command = [path, version, json, fragments, filter, no_index, stats] {
+      StatsReport report(*stats);
       dataset::RowCount c =
           dataset::count_rows(input_path(*path), *version, reader_options(), parse_fragments_option(*fragments));
       if (*filter) {
@@ -53,7 +62,12 @@ void register_count(CLI::App& app, CommandRunner& run) {
           opts.version = *version;
           return dataset::open_table(input_path(*path), opts);
         };
-        c.rows = count_filtered(reopen, **filter);
+        FilteredRead fr;
+        fr.expression = **filter;
+        fr.use_indices = !*no_index;
+        const FilterReport filtered = count_filtered(reopen, fr);
+        c.rows = filtered.rows;
+        report.set_filter(render_filter_stats(filtered, true), render_filter_stats(filtered, false));
       }
       OutputSink sink(1);
       if (*json)
@@ -62,6 +76,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
       else
         sink.write(fmt::format("{}\n", c.rows));
       sink.flush();
+      report.report(c.rows);
     };
   });
 }

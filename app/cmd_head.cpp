@@ -35,6 +35,7 @@ struct HeadArgs {
   std::vector<std::string> columns;
   std::string format = "auto";
   std::optional<std::string> filter;  ///< --filter EXPR
+  bool no_index = false;              ///< --no-index
   std::optional<uint64_t> version;
 };
 
@@ -72,6 +73,7 @@ void register_head(CLI::App& app, CommandRunner& run) {
   cmd->add_option("--version", a->version, "Dataset version to read (default: the latest)")
       ->transform(version_number());
   cmd->add_option("--filter,--where", a->filter, "Only the rows matching this Lance filter (SQL)");
+  cmd->add_flag("--no-index", a->no_index, "Scan every fragment for --filter, without the dataset's scalar indices");
   add_storage_option(cmd);
   cmd->footer(
       "Examples:\n  lance-cli head data/sample/products.lance\n"
@@ -97,8 +99,8 @@ void register_head(CLI::App& app, CommandRunner& run) {
           o.columns = cols;
           return dataset::open_table(input_path(a->path), o);
         };
-        read_filtered(*reader, reopen, {*a->filter, 0, static_cast<uint64_t>(a->limit), read::kDefaultBatchSize},
-                      write);
+        read_filtered(*reader, reopen,
+                      {*a->filter, 0, static_cast<uint64_t>(a->limit), read::kDefaultBatchSize, !a->no_index}, write);
       } else {
         reader->scan(0, end, read::kDefaultBatchSize, write);
       }

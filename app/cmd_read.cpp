@@ -198,15 +198,18 @@ void register_scan(CLI::App& app, CommandRunner& run) {
                   "Only the rows matching this Lance filter (SQL, e.g. \"cat = 'red' AND price > 10\"); --offset and "
                   "--limit count matching rows")
       ->excludes(sample_opt);
+  auto no_index = std::make_shared<bool>(false);
+  cmd->add_flag("--no-index", *no_index,
+                "Scan every fragment for --filter, without the dataset's scalar indices (the same rows)");
   cmd->footer(
       "Examples:\n  lance-cli scan data/sample/products.lance -n 5 -f csv\n"
       "  lance-cli scan data/sample/products.lance --sample 10 --seed 7 -c id,name\n"
       "  lance-cli scan table.lance -c id,name --offset 100 -n 10 -f json\n"
       "  lance-cli scan my_db/my_table.lance --version 3\n"
       "  lance-cli scan my_db/my_table.lance --version 3 --fragments 2,5-7 -o part-1.jsonl");
-  cmd->callback([&run, path, args, limit, offset, version, fragments, sample, seed, filter] {
+  cmd->callback([&run, path, args, limit, offset, version, fragments, sample, seed, filter, no_index] {
     check_distinct_columns(args->columns);
-    run.command = [path, args, limit, offset, version, fragments, sample, seed, filter] {
+    run.command = [path, args, limit, offset, version, fragments, sample, seed, filter, no_index] {
       if (*limit && **limit < 0) throw_usage("--limit must be ≥ 0 (got {})", **limit);
       if (*offset < 0) throw_usage("--offset must be ≥ 0 (got {})", *offset);
       if (*sample && **sample < 0) throw_usage("--sample must be ≥ 0 (got {})", **sample);
@@ -221,18 +224,19 @@ void register_scan(CLI::App& app, CommandRunner& run) {
         return;
       }
       if (*filter) {
-        FilteredRead fr{**filter, static_cast<uint64_t>(*offset), std::nullopt, args->batch_size};
+        FilteredRead fr{**filter, static_cast<uint64_t>(*offset), std::nullopt, args->batch_size, !*no_index};
         if (*limit) fr.limit = static_cast<uint64_t>(**limit);
         const std::string in = input_path(*path);
         const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
           return open_table(in, *version, cols, *fragments);
         };
-        const uint64_t rows = read_filtered(*reader, reopen, fr, [&](RecordBatch batch) {
+        const FilterReport report = read_filtered(*reader, reopen, fr, [&](RecordBatch batch) {
           check_cancelled();
           timed_output([&] { out.writer->write(batch); });
         });
         timed_output([&] { out.finish(); });
-        stats.report(rows);
+        stats.set_filter(render_filter_stats(report, true), render_filter_stats(report, false));
+        stats.report(report.rows);
         return;
       }
       const uint64_t n = reader->num_rows();

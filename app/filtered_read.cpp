@@ -1,16 +1,24 @@
 #include "app/filtered_read.h"
 
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "dataset/dataset.h"
+#include "dataset/indices.h"
+#include "dataset/manifest_file.h"
 #include "expr/bind.h"
 #include "expr/eval.h"
+#include "inspect/render.h"
 
 namespace lance::app {
 
 namespace {
 
 struct StopScan {};
+
+/// Matching rows (table row numbers, ascending) as they are found; returns false to stop.
+using Matched = std::function<bool(std::vector<uint64_t>)>;
 
 std::vector<FieldPtr> table_fields(const dataset::TableReader& table) {
   std::vector<FieldPtr> out;
@@ -27,20 +35,106 @@ expr::Filter compile(const dataset::TableReader& any, const std::string& express
   return f;
 }
 
-/// Scans the filter's columns and hands each batch's matching rows (positions in the table)
-/// to `matched`, which returns false to stop.
-void scan_matches(dataset::TableReader& filter_table, const expr::Filter& filter,
-                  const std::function<bool(std::vector<uint64_t>)>& matched) {
-  uint64_t base = 0;
-  try {
-    filter_table.scan(0, filter_table.num_rows(), read::kDefaultBatchSize, [&](RecordBatch batch) {
-      const auto mask = expr::evaluate_filter(filter, batch);
+/// Finds the matching rows of one table: scans, or checks and takes the rows indices left.
+class MatchFinder {
+ public:
+  MatchFinder(dataset::TableReader& table, const expr::Filter& filter, FilterReport& report)
+      : table_(table), filter_(filter), report_(report) {}
+
+  /// Every row of [begin, end) evaluated.
+  void scan(uint64_t begin, uint64_t end, const Matched& matched) {
+    uint64_t base = begin;
+    table_.scan(begin, end, read::kDefaultBatchSize, [&](RecordBatch batch) {
+      const auto n = static_cast<uint64_t>(batch.num_rows);
+      report_.rows_evaluated += n;
+      const auto mask = expr::evaluate_filter(filter_, batch);
       std::vector<uint64_t> rows;
       for (size_t i = 0; i < mask.size(); ++i)
         if (mask[i]) rows.push_back(base + i);
-      base += static_cast<uint64_t>(batch.num_rows);
+      base += n;
       if (!matched(std::move(rows))) throw StopScan{};
     });
+  }
+
+  /// The filter evaluated over `rows` (ascending) only.
+  void check(const std::vector<uint64_t>& rows, const Matched& matched) {
+    size_t at = 0;
+    table_.take_batches(rows, read::kDefaultBatchSize, [&](RecordBatch batch) {
+      const auto n = static_cast<size_t>(batch.num_rows);
+      report_.rows_evaluated += n;
+      const auto mask = expr::evaluate_filter(filter_, batch);
+      std::vector<uint64_t> out;
+      for (size_t i = 0; i < mask.size(); ++i)
+        if (mask[i]) out.push_back(rows[at + i]);
+      at += n;
+      if (!matched(std::move(out))) throw StopScan{};
+    });
+  }
+
+  /// `rows` (ascending) are the answer.
+  void accept(const std::vector<uint64_t>& rows, const Matched& matched) {
+    for (size_t i = 0; i < rows.size(); i += read::kDefaultBatchSize) {
+      const size_t j = std::min<size_t>(rows.size(), i + read::kDefaultBatchSize);
+      if (!matched(std::vector<uint64_t>(rows.begin() + static_cast<std::ptrdiff_t>(i),
+                                         rows.begin() + static_cast<std::ptrdiff_t>(j))))
+        throw StopScan{};
+    }
+  }
+
+ private:
+  dataset::TableReader& table_;
+  const expr::Filter& filter_;
+  FilterReport& report_;
+};
+
+/// The plan of `filter` over the dataset `table` reads, through its version's indices
+/// (no plan for a single data file, a version without indices, or --no-index).
+std::optional<index::FilterPlan> plan_with_indices(dataset::TableReader& table, const expr::Filter& filter,
+                                                   bool use_indices) {
+  auto* dataset_reader = dynamic_cast<dataset::DatasetRowReader*>(&table);
+  if (!use_indices || !dataset_reader) return std::nullopt;
+  const dataset::Dataset& ds = dataset_reader->dataset();
+  if (ds.manifest().reader_feature_flags & dataset::feature::kStableRowIds) {
+    spdlog::debug("{}: stable row ids: the indices name row ids, not addresses; not used", ds.path());
+    return std::nullopt;
+  }
+  const auto file = dataset::read_manifest_file(ds.manifest().path, ds.store());
+  const auto indices = dataset::parse_indices(file);
+  if (indices.empty()) return std::nullopt;
+  auto plan = index::plan_filter(filter, ds, indices);
+  if (!plan.any_index()) return std::nullopt;
+  return plan;
+}
+
+/// Hands every matching row of `table` to `matched`, in scan order.
+void find_matches(dataset::TableReader& table, const expr::Filter& filter, bool use_indices, FilterReport& report,
+                  const Matched& matched) {
+  MatchFinder finder(table, filter, report);
+  try {
+    const auto plan = plan_with_indices(table, filter, use_indices);
+    if (!plan) {
+      finder.scan(0, table.num_rows(), matched);
+      return;
+    }
+    report.uses = plan->uses;
+    const auto& ds = dynamic_cast<dataset::DatasetRowReader&>(table).dataset();
+    uint64_t start = 0;
+    for (size_t i = 0; i < plan->fragments.size(); ++i) {
+      const auto& fp = plan->fragments[i];
+      const uint64_t live = ds.live_rows()[i];
+      std::vector<uint64_t> rows;
+      if (fp.mode != index::FragmentMode::scan) {
+        rows.reserve(fp.rows.size());
+        for (const uint64_t r : fp.rows) rows.push_back(start + r);
+      }
+      if (fp.mode == index::FragmentMode::exact)
+        finder.accept(rows, matched);
+      else if (fp.mode == index::FragmentMode::check && rows.size() * 2 <= live)
+        finder.check(rows, matched);
+      else if (live)
+        finder.scan(start, start + live, matched);
+      start += live;
+    }
   } catch (const StopScan&) {
   }
 }
@@ -56,39 +150,67 @@ std::unique_ptr<dataset::TableReader> filter_reader(const ReopenTable& reopen, c
 
 }  // namespace
 
-uint64_t read_filtered(dataset::TableReader& output, const ReopenTable& reopen, const FilteredRead& read,
-                       const std::function<void(RecordBatch)>& sink) {
+FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reopen, const FilteredRead& read,
+                           const std::function<void(RecordBatch)>& sink) {
   const expr::Filter filter = compile(output, read.expression);
   auto filter_table = filter_reader(reopen, filter, output);
-  uint64_t skip = read.offset, emitted = 0;
+  FilterReport report;
+  uint64_t skip = read.offset;
   const uint64_t want = read.limit.value_or(UINT64_MAX);
-  scan_matches(*filter_table, filter, [&](std::vector<uint64_t> rows) {
+  if (want == 0) return report;
+  find_matches(*filter_table, filter, read.use_indices, report, [&](std::vector<uint64_t> rows) {
     size_t from = 0;
     if (skip) {
       from = static_cast<size_t>(std::min<uint64_t>(skip, rows.size()));
       skip -= from;
     }
     size_t to = rows.size();
-    if (to - from > want - emitted) to = from + static_cast<size_t>(want - emitted);
+    if (to - from > want - report.rows) to = from + static_cast<size_t>(want - report.rows);
     if (to > from) {
       output.take_batches(std::span<const uint64_t>(rows).subspan(from, to - from), read.batch_size, sink);
-      emitted += to - from;
+      report.rows += to - from;
     }
-    return emitted < want;
+    return report.rows < want;
   });
-  return emitted;
+  return report;
 }
 
-uint64_t count_filtered(const ReopenTable& reopen, const std::string& expression) {
+FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read) {
   auto any = reopen({});
-  const expr::Filter filter = compile(*any, expression);
+  const expr::Filter filter = compile(*any, read.expression);
   auto filter_table = filter_reader(reopen, filter, *any);
-  uint64_t n = 0;
-  scan_matches(*filter_table, filter, [&](std::vector<uint64_t> rows) {
-    n += rows.size();
+  FilterReport report;
+  find_matches(*filter_table, filter, read.use_indices, report, [&](std::vector<uint64_t> rows) {
+    report.rows += rows.size();
     return true;
   });
-  return n;
+  return report;
+}
+
+std::string render_filter_stats(const FilterReport& report, bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& u : report.uses)
+      out.push_back({{"predicate", u.predicate},
+                     {"indices", u.indices},
+                     {"fragments", u.fragments},
+                     {"rows_covered", u.rows_covered},
+                     {"rows_matched", u.rows_matched},
+                     {"rows_skipped", u.rows_covered - u.rows_matched},
+                     {"index_bytes_read", u.bytes_read}});
+    return nlohmann::json{{"index_uses", out}, {"rows_evaluated", report.rows_evaluated}}.dump();
+  }
+  std::string out;
+  for (const auto& u : report.uses) {
+    std::string names;
+    for (const auto& n : u.indices) names += (names.empty() ? "" : ", ") + n;
+    out +=
+        fmt::format("index: {} answered {}: {} of {} rows in {} fragment{} ({} rows not scanned; {} of index read)\n",
+                    names, u.predicate, u.rows_matched, u.rows_covered, u.fragments, u.fragments == 1 ? "" : "s",
+                    u.rows_covered - u.rows_matched, inspect::format_bytes(u.bytes_read, false));
+  }
+  out += fmt::format("filter: evaluated over {} rows\n", report.rows_evaluated);
+  return out;
 }
 
 }  // namespace lance::app

@@ -1,16 +1,20 @@
 // Reads with `--filter EXPR`: the rows of a table matching a Lance filter expression
-// (expr/bind.h), in scan order. The filter's columns are scanned first, batch by batch; the
-// output columns are then read for the matching rows only, through take (no page without a
-// match is read for them), and --limit stops the scan once enough rows matched.
+// (expr/bind.h), in scan order. For a dataset, the version's scalar indices (BTREE, BITMAP,
+// LABEL_LIST) first narrow the rows of the fragments they cover (index/filter_plan.h);
+// the filter's columns are then scanned, or taken for the rows the indices left, batch by
+// batch; the output columns are read for the matching rows only, through take (no page
+// without a match is read for them), and --limit stops the reading once enough rows matched.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "array/array.h"
 #include "dataset/table_reader.h"
+#include "index/filter_plan.h"
 
 namespace lance::app {
 
@@ -19,19 +23,32 @@ struct FilteredRead {
   uint64_t offset = 0;            ///< matching rows to skip
   std::optional<uint64_t> limit;  ///< matching rows to read at most
   uint64_t batch_size = 8192;     ///< rows per output batch
+  bool use_indices = true;        ///< false: `--no-index`, every fragment is scanned
+};
+
+/// What a filtered read did besides its rows: the conjuncts indices answered.
+struct FilterReport {
+  uint64_t rows = 0;                  ///< matching rows (written, or counted)
+  std::vector<index::IndexUse> uses;  ///< empty: no index was used
+  uint64_t rows_evaluated = 0;        ///< rows the filter was evaluated over
 };
 
 /// Opens a reader of the same input for other columns (the filter's): `columns` are
 /// top-level names.
 using ReopenTable = std::function<std::unique_ptr<dataset::TableReader>(const std::vector<std::string>& columns)>;
 
-/// Streams the matching rows of `output` (the projection) to `sink`; returns how many.
+/// Streams the matching rows of `output` (the projection) to `sink`.
 /// Throws Error(usage) for a bad expression (message "filter: … at position N").
-uint64_t read_filtered(dataset::TableReader& output, const ReopenTable& reopen, const FilteredRead& read,
-                       const std::function<void(RecordBatch)>& sink);
+FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reopen, const FilteredRead& read,
+                           const std::function<void(RecordBatch)>& sink);
 
-/// The number of rows matching `expression` (countRows(EXPR)); only the filter's columns
-/// are read.
-uint64_t count_filtered(const ReopenTable& reopen, const std::string& expression);
+/// The number of rows matching `read.expression` (countRows(EXPR)); only the filter's
+/// columns are read (none for fragments the indices answer whole). Offset and limit are ignored.
+FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read);
+
+/// `--stats` of a filtered read: text lines ("index: … answered …", "filter: evaluated over
+/// N rows"), or a JSON object {"index_uses": [{predicate, indices, fragments, rows_covered,
+/// rows_matched, rows_skipped, index_bytes_read}], "rows_evaluated": N}.
+std::string render_filter_stats(const FilterReport& report, bool json);
 
 }  // namespace lance::app

@@ -56,6 +56,7 @@ std::string StatsReport::render(uint64_t rows_out) const {
       j["version"] = v;
     else
       j["version"] = nullptr;
+    if (!filter_json_.empty()) j["filter"] = nlohmann::json::parse(filter_json_);
     return j.dump() + "\n";
   }
   std::string network;
@@ -74,7 +75,7 @@ std::string StatsReport::render(uint64_t rows_out) const {
              st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_wall.wall_ns()),
              ms(st.io_wait_wall.wall_ns()), ms(st.decode_wall.wall_ns()), ms(st.output_ns.load()),
              ms(st.plan_ns.load()), ms(st.io_wait_ns.load()), ms(st.decode_ns.load())) +
-         network;
+         network + filter_text_;
 }
 
 void StatsReport::report(uint64_t rows_out) const {

@@ -32,8 +32,16 @@ class StatsReport {
   /// Writes `render(rows_out)` to stderr when enabled.
   void report(uint64_t rows_out) const;
 
+  /// What a filtered read adds: `json`, a JSON value (the "filter" member of the json form),
+  /// and `text`, lines appended to the text form.
+  void set_filter(std::string json, std::string text) {
+    filter_json_ = std::move(json);
+    filter_text_ = std::move(text);
+  }
+
  private:
   std::string mode_;
+  std::string filter_json_, filter_text_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -15,6 +15,7 @@
 
 #include "common/bytes.h"
 #include "dataset/manifest.h"
+#include "fuzz_input.h"
 
 #ifndef LANCE_CLI_SOURCE_DIR
 #error "fuzz targets are compiled with LANCE_CLI_SOURCE_DIR (CMakeLists.txt)"
@@ -27,10 +28,7 @@ class ScratchDataset {
   ScratchDataset() {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm") : fs::temp_directory_path();
-    std::string tmpl = (base / "lance-fuzz-ds-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) std::abort();
-    dir_ = tmpl;
+    dir_ = make_scratch_dir("lance-fuzz-ds");
     for (const char* sub : {dataset::kVersionsDir, "data", "_deletions", "_transactions", "_indices"})
       fs::create_directories(dir_ / sub);
     const fs::path src = fs::path(LANCE_CLI_SOURCE_DIR) / "data";

@@ -4,13 +4,29 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 #include "array/types.h"
 #include "common/bytes.h"
 #include "common/error.h"
 
 namespace lance::fuzz {
+
+/// A fresh directory `<prefix>-XXXXXX` in /dev/shm when it exists, else the temp dir.
+inline std::filesystem::path make_scratch_dir(const char* prefix) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm") : fs::temp_directory_path();
+  std::string tmpl = (base / (std::string(prefix) + "-XXXXXX")).string();
+  if (!mkdtemp(tmpl.data())) std::abort();
+  return tmpl;
+}
 
 /// Reads little-endian integers and byte slices off the front of the input; past the end,
 /// integers read as 0 and slices are empty (never out of bounds).

@@ -7,6 +7,10 @@
 // ids of the matching rows in Lance's order; every version must give the same), and every
 // row of each table to data/filters/rows-<version>.jsonl, rendered as data/golden renders
 // them (scripts/gen-fixtures.mjs): a matching row's expected text is its line there.
+// Each version also gets an indexed copy, data/filters/<version>_indexed/: the same rows,
+// with the scalar indices of INDICES over its first two fragments and the third appended
+// after them; Lance's answers there must equal the unindexed ones (those that do not are
+// listed in `indexed_differs`, and the ones whose plan used an index in `answered_by_index`).
 //
 //   cd scripts && node gen-filters.mjs            (rewrites data/filters/)
 import fs from 'node:fs';
@@ -75,10 +79,31 @@ const EXPRESSIONS = [
   'CAST(i32 AS DOUBLE) > 1.5', "CAST(id AS STRING) = '12'", "CAST(id AS VARCHAR) LIKE '1%'", 'CAST(f64 AS INT) = 3', 'CAST(u8 AS BIGINT) > 250',
   '"cat" = \'red\'', "`cat` = 'red'", 'i32 > 1.5', '(i32 > 0) = true', 'i32 IS NULL OR f64 IS NULL', 'NOT (i32 > 0)', 'NOT NOT flag',
   'true', 'false', 'NULL', 'i32 > NULL', 'id < 10 AND id > 20',
+  // what the indexed copies' indices answer, over indexed and appended fragments
+  'u8 = 17', 'u8 IN (3, 200, 255)', 'u8 BETWEEN 10 AND 20', 'flag = false', 'flag IS NULL', 'name IS NULL', "name IN ('alpha', 'zeta')",
+  'd IS NULL', "cat = 'nosuchcat'", 'id IN (3, 4, 90, 160, 199)', 'ts IS NULL', "cat != 'red'", "i32 >= 48 OR cat = 'grey'",
+  "array_has_any(tags, ['x y'])", "array_has_all(tags, ['ü'])", "cat > 'r'", "cat = 'red' AND id > 100", 'i32 IN (5, NULL)',
+  "name >= 'b' AND name < 'c'", 'f64 BETWEEN -10 AND 10', 'id >= 75 AND id < 85', 'u8 IS NULL', "array_has_any(tags, ['nope'])",
   // expected to be rejected
   'id =', 'nosuch = 1', "nam = 'x'", 'foo(id) = 1', 'id LIKE', "tags = 'a'", "flag > 'abc'", 'id = = 1', "cat = 'unterminated",
   'st.nosuch = 1', 'ID = 5', '(id > 1', 'id > 1)', '',
 ];
+
+// The indexed copies' indices: one per column, as LanceDB names the kinds.
+const INDICES = [
+  ['id', function BTREE() { return lancedb.Index.btree(); }],
+  ['i32', function BTREE() { return lancedb.Index.btree(); }],
+  ['f64', function BTREE() { return lancedb.Index.btree(); }],
+  ['name', function BTREE() { return lancedb.Index.btree(); }],
+  ['d', function BTREE() { return lancedb.Index.btree(); }],
+  ['ts', function BTREE() { return lancedb.Index.btree(); }],
+  ['u8', function BITMAP() { return lancedb.Index.bitmap(); }],
+  ['cat', function BITMAP() { return lancedb.Index.bitmap(); }],
+  ['flag', function BITMAP() { return lancedb.Index.bitmap(); }],
+  ['tags', function LABEL_LIST() { return lancedb.Index.labelList(); }],
+];
+const indexed = new Set();
+const differs = [];
 
 function sameShape(a, b) {
   const strip = (x) => { const y = { ...x }; delete y.expr; return JSON.stringify(y); };
@@ -119,6 +144,20 @@ async function main() {
     await tbl.delete('id % 11 = 4');
     const answers = [];
     for (const e of EXPRESSIONS) answers.push(await answer(tbl, e));
+    // The indexed copy: the same rows, with scalar indices over the first two fragments and
+    // an unindexed third fragment appended after them; the deletions come after the indices.
+    const ti = await db.createTable('ti', batch(0, 80), { storageOptions: { new_table_data_storage_version: version } });
+    await ti.add(batch(80, 70));
+    for (const [column, config] of INDICES) await ti.createIndex(column, { config: config() });
+    await ti.add(batch(150, 50));
+    await ti.delete('id % 11 = 4');
+    for (let i = 0; i < EXPRESSIONS.length; i++) {
+      const got = await answer(ti, EXPRESSIONS[i]);
+      const plan = got.accepted ? await ti.query().where(EXPRESSIONS[i]).select(['id']).explainPlan() : '';
+      if (/ScalarIndexQuery|MaterializeIndex|index_input|ScalarIndex/.test(plan)) indexed.add(EXPRESSIONS[i]);
+      if (!sameShape(got, answers[i]))
+        differs.push({ version, expr: EXPRESSIONS[i], unindexed: answers[i], indexed: got });
+    }
     if (golden === null) golden = answers.map((a) => ({ ...a }));
     // an answer that differs from 2.0's (a struct's nulls: 2.0 stores none) is kept per version
     for (let i = 0; i < answers.length; i++) {
@@ -138,6 +177,7 @@ async function main() {
     const dest = path.join(OUT, version.replace('.', '_'));
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     fs.cpSync(path.join(tmp, 't.lance'), dest, { recursive: true });
+    fs.cpSync(path.join(tmp, 'ti.lance'), dest + '_indexed', { recursive: true });
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   const doc = {
@@ -145,12 +185,21 @@ async function main() {
     writer: '@lancedb/lancedb ' + JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules/@lancedb/lancedb/package.json'))).version,
     tables: VERSIONS.map((v) => `filters/${v.replace('.', '_')}`),
     notes: 'three fragments (80, 70, 50 rows), rows with id % 11 = 4 deleted; rows and counts from query().where() and countRows()',
+    indexed_tables: VERSIONS.map((v) => `filters/${v.replace('.', '_')}_indexed`),
+    indices: INDICES.map(([column, config]) => `${column}: ${config.name}`),
+    indexed_notes: 'the same rows; indices built over the first two fragments, the third appended after them, deletions after both',
+    // expressions whose Lance plan on the indexed copy used a scalar index (explainPlan)
+    answered_by_index: [...indexed].sort(),
+    // where Lance's answer on the indexed copy differs from the unindexed one (the file wins)
+    indexed_differs: differs,
     expressions: golden,
   };
   fs.writeFileSync(path.join(OUT, 'goldens.json'), JSON.stringify(doc, null, 1) + '\n');
   const rejected = golden.filter((g) => g.accepted === false);
   console.log(`${golden.length} expressions, ${rejected.length} rejected:`);
   for (const r of rejected) console.log(`  ${JSON.stringify(r.expr)}: ${r.error.slice(0, 160)}`);
+  console.log(`${indexed.size} answered through an index; ${differs.length} differ from the unindexed answer:`);
+  for (const d of differs) console.log(`  ${d.version} ${JSON.stringify(d.expr)}`);
 }
 
 await main();

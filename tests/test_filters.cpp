@@ -14,48 +14,26 @@
 #include "common/error.h"
 #include "expr/like.h"
 #include "expr/parse.h"
+#include "filter_goldens.h"
 #include "fixtures.h"
 
 using lance::testing::read_text;
 using lance::testing::run_cli;
 using lance::testing::source_path;
 using Json = nlohmann::json;
-
-namespace {
-
-const Json& goldens() {
-  static const Json g = Json::parse(read_text(source_path("data/filters/goldens.json")));
-  return g;
-}
-
-/// Lance's rows of table `version` ("2_1"), by id, as jsonl lines.
-std::map<int64_t, std::string> rows_by_id(const std::string& version) {
-  std::map<int64_t, std::string> out;
-  for (const auto& line : lance::testing::lines(read_text(source_path("data/filters/rows-" + version + ".jsonl"))))
-    out[Json::parse(line).at("id").get<int64_t>()] = line + "\n";
-  return out;
-}
-
-/// The answer to expression `e` for table `version` ("2_1").
-const Json& answer(const Json& e, const std::string& version) {
-  if (!e.contains("by_version")) return e;
-  std::string dotted = version;
-  dotted[1] = '.';
-  return e.at("by_version").at(dotted);
-}
-
-const char* const kVersions[] = {"2_0", "2_1", "2_2"};
-
-}  // namespace
+using lance::testing::filter_answer;
+using lance::testing::filter_goldens;
+using lance::testing::filter_rows_by_id;
+using lance::testing::kFilterVersions;
 
 TEST_CASE("filter: every golden expression gives Lance's rows and count, or Lance's rejection", "[filter][golden]") {
-  REQUIRE(goldens().at("expressions").size() > 100);
-  for (const char* version : kVersions) {
-    const auto rows = rows_by_id(version);
+  REQUIRE(filter_goldens().at("expressions").size() > 100);
+  for (const char* version : kFilterVersions) {
+    const auto rows = filter_rows_by_id(version);
     const std::string table = source_path(std::string("data/filters/") + version);
-    for (const auto& e : goldens().at("expressions")) {
+    for (const auto& e : filter_goldens().at("expressions")) {
       const std::string expr = e.at("expr");
-      const Json& a = answer(e, version);
+      const Json& a = filter_answer(e, version);
       INFO(version << ": " << expr);
       auto r = run_cli({"scan", table, "--filter", expr, "-f", "jsonl"});
       if (!a.at("accepted").get<bool>()) {
@@ -78,7 +56,7 @@ TEST_CASE("filter: -c projects, --offset and --limit count matching rows, every 
   const std::string table = source_path("data/filters/2_1");
   const std::string expr = "cat = 'red' OR i32 IS NULL";
   const Json* e = nullptr;
-  for (const auto& x : goldens().at("expressions"))
+  for (const auto& x : filter_goldens().at("expressions"))
     if (x.at("expr") == expr) e = &x;
   REQUIRE(e);
   std::vector<int64_t> ids;
