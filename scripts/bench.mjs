@@ -5,6 +5,11 @@
 //   node bench.mjs --generate   only write the datasets
 //   node bench.mjs --io      the take I/O table (requests, I/O operations, bytes; batching on/off, block sizes),
 //                            and exact read counts of both readers from strace when it is installed
+//   node bench.mjs --filters [--scale S] [--reps R] [--verbose]
+//                            filtered scans: `lance-cli scan --filter` against Lance's query().where() one-shot
+//                            (plain and scalar-indexed copies of `scalars`, and `text`) and DuckDB on Parquet;
+//                            --verbose prints Lance's plan of each query on stderr; the indexed copy and the
+//                            Parquet files are cached in ../bench-data/ like the datasets
 //
 // Datasets are generated once (seeded) into ../bench-data/<name>-v<V>/ and reused.
 // Lance is timed in-process (query().select().toArrow(), takeOffsets()); lance-cli is timed
@@ -70,19 +75,24 @@ async function ensureDataset(name, version) {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 /// Lance's own numbers from analyzePlan(): the plan's elapsed time (ms) and the LanceRead
-/// I/O counters, summed over LanceRead nodes. Lance prints bytes with 3 significant digits.
-function parsePlan(text) {
+/// I/O counters, summed over LanceRead nodes (`allNodes`: over every node that reports them,
+/// e.g. the Take node of a filtered query's late materialisation; `byNode` has the bytes of
+/// each node name). Lance prints bytes with 3 significant digits.
+function parsePlan(text, { allNodes = false } = {}) {
   const unit = { ns: 1e-6, 'µs': 1e-3, us: 1e-3, ms: 1, s: 1000 };
   const m = /elapsed=([\d.]+)(ns|µs|us|ms|s)/.exec(text);
   const elapsedMs = m ? Number(m[1]) * unit[m[2]] : NaN;
   const scale = { '': 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
   let requests = 0, iops = 0, bytes = 0;
+  const byNode = {};
   for (const line of text.split('\n')) {
-    if (!line.includes('LanceRead')) continue;
+    if (allNodes ? !line.includes('bytes_read=') : !line.includes('LanceRead')) continue;
     const g = (k) => { const r = new RegExp(`[ ,\\[]${k}=([\\d.]+)(?: ?([KMGT]))?(?: ?B)?[,\\]]`).exec(line); return r ? Number(r[1]) * scale[r[2] || ''] : 0; };
     requests += g('requests'); iops += g('iops'); bytes += g('bytes_read');
+    const node = /^\s*(\w+)/.exec(line)[1];
+    byNode[node] = (byNode[node] || 0) + g('bytes_read');
   }
-  return { elapsedMs, requests, iops, bytes };
+  return { elapsedMs, requests, iops, bytes, byNode };
 }
 
 /// Runs lance-cli as a whole process with --stats=json and returns its wall time, peak RSS and
@@ -232,6 +242,173 @@ async function ioTable() {
       `${(r.cli.iops / r.lance.iops).toFixed(3)} | ${(r.cli.bytes / r.lance.bytes).toFixed(3)} |`);
 }
 
+/// The scalars table with a BTREE index on `id` and a BITMAP index on `cat`: a copy of the
+/// generated dataset, indexed by Lance, cached next to it (built in a temporary folder and
+/// renamed, so an interrupted build is not taken for a finished one).
+async function ensureIndexed(version) {
+  const src = await ensureDataset('scalars', version);
+  const dir = path.join(DATA, `scalars-v${version}-s${SCALE}-indexed`);
+  const tableDir = path.join(dir, 't.lance');
+  if (fs.existsSync(path.join(tableDir, '_indices'))) return tableDir;
+  const tmp = `${dir}.tmp`;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  fs.cpSync(src, path.join(tmp, 't.lance'), { recursive: true });
+  const tbl = await (await lancedb.connect(tmp)).openTable('t');
+  await tbl.createIndex('id', { config: lancedb.Index.btree() });
+  await tbl.createIndex('cat', { config: lancedb.Index.bitmap() });
+  const names = (await tbl.listIndices()).map((i) => `${i.name} (${i.indexType})`);
+  tbl.close();
+  fs.renameSync(tmp, dir);
+  console.error(`indexed scalars v${version}: ${names.join(', ')}`);
+  return tableDir;
+}
+
+// DuckDB's types for the Parquet copies (the Lance schema's, explicitly: read_json would
+// otherwise guess, e.g. DOUBLE for the float32 score).
+const DUCK_TYPES = {
+  scalars: { id: 'BIGINT', small: 'INTEGER', big: 'BIGINT', x: 'DOUBLE', flag: 'BOOLEAN', cat: 'VARCHAR' },
+  text: { id: 'BIGINT', url: 'VARCHAR', text: 'VARCHAR', language: 'VARCHAR', score: 'FLOAT', token_count: 'INTEGER' },
+};
+const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
+
+/// Runs `sql` in a fresh in-memory DuckDB instance, reads the whole result (DuckDB's own
+/// vectors, no conversion to JS values) and returns its wall time (create + connect + query),
+/// the query's part of it, and the row count.
+async function duckOnce(sql) {
+  const { DuckDBInstance } = require('@duckdb/node-api');
+  const t0 = process.hrtime.bigint();
+  const inst = await DuckDBInstance.create(':memory:');
+  const conn = await inst.connect();
+  const t1 = process.hrtime.bigint();
+  const reader = await conn.runAndReadAll(sql);
+  const rows = reader.currentRowCount;
+  const t2 = process.hrtime.bigint();
+  // Closed outside the timing, as Lance's fresh table is dropped after it.
+  conn.closeSync();
+  inst.closeSync();
+  return { ms: Number(t2 - t0) / 1e6, queryMs: Number(t2 - t1) / 1e6, rows };
+}
+
+/// The dataset as one Parquet file, written once by DuckDB from lance-cli's JSONL of the table
+/// (explicit column types; the same rows in the same order), checked against Lance's row count.
+async function ensureParquet(name, tableDir, n) {
+  const file = path.join(DATA, `${name}-s${SCALE}.parquet`);
+  if (fs.existsSync(file)) return file;
+  const jsonl = `${file}.jsonl`, tmp = `${file}.tmp`;
+  const r = spawnSync(CLI, ['scan', tableDir, '-f', 'jsonl', '-o', jsonl], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`lance-cli scan ${tableDir} -f jsonl -o ${jsonl} failed: ${r.stderr}`);
+  const cols = Object.entries(DUCK_TYPES[name]).map(([k, t]) => `${k}: ${sqlStr(t)}`).join(', ');
+  await duckOnce(`COPY (SELECT * FROM read_json(${sqlStr(jsonl)}, format = 'newline_delimited', columns = {${cols}}, maximum_object_size = 1073741824)) ` +
+    `TO ${sqlStr(tmp)} (FORMAT parquet)`);
+  fs.rmSync(jsonl, { force: true });
+  const { rows } = await duckOnce(`SELECT * FROM read_parquet(${sqlStr(tmp)})`);
+  if (rows !== n) throw new Error(`${tmp}: ${rows} rows, Lance has ${n}`);
+  fs.renameSync(tmp, file);
+  console.error(`wrote ${file}: ${n} rows`);
+  return file;
+}
+
+/// Filtered scans, one-shot each: lance-cli `scan --filter` (a whole process) against Lance's
+/// query().where() in a fresh session and DuckDB on a Parquet copy (a fresh instance), on the
+/// plain scalars table, its scalar-indexed copy, and the text table. The matching row counts
+/// of the three must agree.
+async function filters() {
+  const VERBOSE = args.includes('--verbose');
+  const rows = [];
+  for (const version of VERSIONS) {
+    const tables = [];
+    if (!ONLY || ONLY.has('scalars')) {
+      const plain = await ensureDataset('scalars', version);
+      const n = await (await (await lancedb.connect(path.dirname(plain))).openTable('t')).countRows();
+      const lo = Math.floor(n / 2 - n / 2000), hi = lo + Math.max(1, Math.round(n / 1000));
+      const workloads = [
+        { name: `id range 0.1%`, expr: `id >= ${lo} AND id < ${hi}` },
+        { name: 'cat = gamma', expr: "cat = 'gamma'" },
+        { name: 'x < 1000 (0.1%)', expr: 'x < 1000' },
+      ];
+      const parquet = await ensureParquet('scalars', plain, n);
+      tables.push({ name: 'scalars', copy: 'plain', dir: plain, parquet, workloads });
+      tables.push({ name: 'scalars', copy: 'indexed', dir: await ensureIndexed(version), parquet, workloads });
+    }
+    if (!ONLY || ONLY.has('text')) {
+      const dir = await ensureDataset('text', version);
+      const n = await (await (await lancedb.connect(path.dirname(dir))).openTable('t')).countRows();
+      const parquet = await ensureParquet('text', dir, n);
+      tables.push({ name: 'text', copy: 'plain', dir, parquet, workloads: [{ name: 'score < 0.01, -c text', expr: 'score < 0.01', cols: ['text'] }] });
+    }
+    for (const t of tables) {
+      for (const w of t.workloads) {
+        const lanceQuery = (tbl) => { const q = tbl.query().where(w.expr); return w.cols ? q.select(w.cols) : q; };
+        const cliArgs = ['scan', t.dir, '--filter', w.expr, ...(w.cols ? ['-c', w.cols.join(',')] : []), '-f', 'null'];
+        const sql = `SELECT ${w.cols ? w.cols.join(', ') : '*'} FROM read_parquet(${sqlStr(t.parquet)}) WHERE ${w.expr}`;
+        // The same rows from all three: Lance's countRows(e), lance-cli's count --filter (and
+        // the rows its scans output), DuckDB's result.
+        const lanceCount = await (await (await lancedb.connect(path.dirname(t.dir))).openTable('t')).countRows(w.expr);
+        const cc = spawnSync(CLI, ['count', t.dir, '--filter', w.expr], { stdio: ['ignore', 'pipe', 'pipe'] });
+        if (cc.status !== 0) throw new Error(`lance-cli count ${t.dir} --filter "${w.expr}" failed: ${cc.stderr}`);
+        const cliCount = Number(cc.stdout.toString().trim());
+        if (cliCount !== lanceCount)
+          throw new Error(`${t.name} (${t.copy}) ${w.expr}: lance-cli count says ${cliCount} rows, Lance countRows ${lanceCount}`);
+        const lt = [], lb = [], ct = [], cb = [], cib = [], rss = [], dt = [], dq = [];
+        let lanceIndex = '', cliIndex = '';
+        for (let rep = 0; rep < REPS; rep++) {
+          // Lance one-shot: a fresh session (connect + open + filtered query, executed and
+          // dropped in Rust by analyzePlan), the counterpart of one lance-cli process.
+          const f0 = process.hrtime.bigint();
+          const fresh = await (await lancedb.connect(path.dirname(t.dir))).openTable('t');
+          const plan = await lanceQuery(fresh).analyzePlan();
+          lt.push(Number(process.hrtime.bigint() - f0) / 1e6);
+          fresh.close();
+          const p = parsePlan(plan, { allNodes: true });
+          lb.push(p.bytes);
+          // The plan's top node's output rows (three significant digits) against countRows.
+          const top = /output_rows=([\d.]+)(?: ([KM]))?/.exec(plan) || [];
+          const planRows = Number(top[1]) * ({ K: 1e3, M: 1e6 }[top[2]] || 1);
+          lanceIndex = [...plan.matchAll(/@(\w+)\((\w+)\)/g)].map((m) => m[1]).filter((v, i, a) => a.indexOf(v) === i).join(', ');
+          if (VERBOSE && rep === 0) console.error(`--- Lance plan, ${t.name} (${t.copy}) v${version}: ${w.expr}; bytes by node ${JSON.stringify(p.byNode)}\n${plan}`);
+          if (!(Math.abs(planRows - lanceCount) <= lanceCount * 0.005 + 0.5))
+            throw new Error(`Lance query().where(${w.expr}): ${top[0]} in its plan, countRows ${lanceCount}`);
+          const c = runCli(cliArgs);
+          if (c.stats.rows_out !== lanceCount)
+            throw new Error(`lance-cli ${cliArgs.join(' ')}: ${c.stats.rows_out} rows out, Lance countRows ${lanceCount}`);
+          ct.push(c.ms); cb.push(c.stats.bytes_read); rss.push(c.rssKb);
+          const uses = c.stats.filter?.index_uses || [];
+          cib.push(uses.reduce((a, u) => a + (u.index_bytes_read || 0), 0));
+          cliIndex = uses.flatMap((u) => u.indices.map((x) => x.split(' ')[1])).filter((v, i, a) => a.indexOf(v) === i).join(', ');
+          const d = await duckOnce(sql);
+          if (d.rows !== lanceCount) throw new Error(`DuckDB ${sql}: ${d.rows} rows, Lance countRows ${lanceCount}`);
+          dt.push(d.ms); dq.push(d.queryMs);
+        }
+        const row = { dataset: t.name, version, copy: t.copy, workload: w.name, expr: w.expr, matched: lanceCount,
+          lance_ms: median(lt), lance_bytes: median(lb), cli_ms: median(ct), cli_bytes: median(cb), cli_index_bytes: median(cib),
+          duck_ms: median(dt), duck_query_ms: median(dq), cli_rss_mib: Math.max(...rss) / 1024, lance_index: lanceIndex, cli_index: cliIndex };
+        rows.push(row);
+        console.error(JSON.stringify(row));
+      }
+    }
+  }
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+  console.log(`\n${machine()}; scale ${SCALE}; median of ${REPS} interleaved runs; load average at the end ${load}.\n`);
+  console.log('One-shot each. Lance: a fresh session in Node (connect + open + `query().where(e)[.select(cols)]`, executed in Rust by ' +
+    '`analyzePlan()`, no conversion to JS); its bytes are the plan\'s `bytes_read`, summed over every node that reports it ' +
+    '(LanceRead, the Take of late materialisation, ScalarIndexQuery), which leaves out the index files Lance reads while planning. ' +
+    'lance-cli: whole process, `scan DIR --filter e [-c cols] -f null`; its bytes are `--stats` bytes_read, index files included ' +
+    '(their share in brackets). DuckDB: a fresh in-process instance running `SELECT cols FROM \'t.parquet\' WHERE e` to a ' +
+    'materialised result (a Parquet copy of the plain table, no index), wall time of create + connect + query, the query alone in brackets. Rows matched: Lance `countRows(e)`, checked equal to ' +
+    'lance-cli `count --filter`, to the rows of each lance-cli scan and to DuckDB\'s result.\n');
+  console.log('| dataset | version | copy | workload | rows matched | index (Lance; lance-cli) | Lance one-shot (ms) | Lance bytes | lance-cli (ms) | lance-cli bytes | lance-cli / Lance | bytes ratio | DuckDB one-shot (query) (ms) | lance-cli peak RSS (MiB) |');
+  console.log('|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const idx = r.lance_index || r.cli_index ? `${r.lance_index || '–'}; ${r.cli_index || '–'}` : '–';
+    const cliBytes = fmtBytes(r.cli_bytes) + (r.cli_index_bytes > 0 ? ` (${fmtBytes(r.cli_index_bytes)})` : '');
+    console.log(`| ${r.dataset} | ${r.version} | ${r.copy} | ${r.workload}: \`${r.expr}\` | ${r.matched} | ${idx} | ${r.lance_ms.toFixed(1)} | ${fmtBytes(r.lance_bytes)} | ` +
+      `${r.cli_ms.toFixed(1)} | ${cliBytes} | **${(r.cli_ms / r.lance_ms).toFixed(2)}** | ${(r.cli_bytes / r.lance_bytes).toFixed(2)} | ` +
+      `${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ${Number.isFinite(r.cli_rss_mib) ? r.cli_rss_mib.toFixed(0) : '–'} |`);
+  }
+}
+
 function machine() {
   const cpu = os.cpus()[0]?.model || 'unknown cpu';
   return `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`;
@@ -240,4 +417,5 @@ function machine() {
 if (!fs.existsSync(CLI)) throw new Error(`build lance-cli first (${CLI})`);
 if (args.includes('--generate')) { for (const v of VERSIONS) for (const k of Object.keys(DATASETS)) if (!ONLY || ONLY.has(k)) await ensureDataset(k, v); }
 else if (args.includes('--io')) await ioTable();
+else if (args.includes('--filters')) await filters();
 else await timing();
