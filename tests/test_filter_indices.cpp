@@ -81,6 +81,7 @@ TEST_CASE("filter indices: --stats names the index that answered each predicate"
       {"name != 'alpha'", {"BTREE name_idx on name"}},
       {"lower(name) = 'alpha'", {}},  // BTREE cannot answer a function of the column
       {"length(name) > 5 AND cat = 'red'", {"BITMAP cat_idx on cat"}},
+      {"id >= 75 AND i32 > 0 AND id < 85", {"BTREE id_idx on id", "BTREE i32_idx on i32"}},  // one range on id
   };
   for (const auto& c : cases) {
     INFO(c.expr);
@@ -100,6 +101,14 @@ TEST_CASE("filter indices: --stats names the index that answered each predicate"
     const Json st = Json::parse(r.err.substr(r.err.find('{')));
     CHECK(st.at("filter").at("rows_evaluated") == 46);  // the third fragment's 50 rows, 4 deleted
     CHECK(st.at("filter").at("index_uses").at(0).at("rows_matched") == 10);
+  }
+  SECTION("two bounds of one column are one BTREE range") {
+    auto r = run_cli({"count", table, "--filter", "id >= 75 AND id < 85", "--stats=json"});
+    CHECK(r.out == "9\n");  // 81 is deleted
+    const Json uses = index_uses(r.err);
+    REQUIRE(uses.size() == 1);
+    CHECK(uses[0].at("predicate") == "id >= 75 AND id < 85");
+    CHECK(uses[0].at("rows_matched") == 10);
   }
   SECTION("--no-index and a single data file use none") {
     auto r = run_cli({"count", table, "--filter", "id < 10", "--no-index", "--stats=json"});

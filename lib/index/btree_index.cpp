@@ -75,6 +75,8 @@ class BTreeIndex final : public ScalarIndex {
                std::all_of(c.begin() + 1, c.end(), [](const auto& x) { return non_null_literal(*x); });
       case Op::is_null:
         return !leaf.negated && c.size() == 1 && is_column(*c[0], column_);
+      case Op::and_:  // `col >= a AND col < b`: one range, its pages read once
+        return leaf.kind == expr::Kind::boolean && answers(*c[0]) && answers(*c[1]);
       default:
         return false;
     }
@@ -125,6 +127,14 @@ class BTreeIndex final : public ScalarIndex {
 
   /// Over the lookup rows: which pages may hold a row where `leaf` is true.
   BoundPtr page_test(const Bound& leaf) const {
+    if (leaf.op == Op::and_) return node(Op::and_, "", {page_test(*leaf.children[0]), page_test(*leaf.children[1])});
+    if (leaf.op == Op::is_null) {
+      auto zero = std::make_shared<Bound>();
+      zero->kind = expr::Kind::integer;
+      zero->literal = expr::null_vec(expr::Kind::integer, 1);
+      zero->literal.valid[0] = 1;
+      return node(Op::compare, ">", {column("null_count", expr::Kind::integer), zero});
+    }
     const auto kind = leaf.children[0]->op == Op::column ? leaf.children[0]->kind : leaf.children[1]->kind;
     const BoundPtr min = column("min", kind), max = column("max", kind);
     // A page holding nulls has a null min (nulls sort first): its non-null values start anywhere.
@@ -153,11 +163,9 @@ class BTreeIndex final : public ScalarIndex {
     const expr::Vec nulls = expr::load_column(lookup_, {"null_count"});
     const expr::Vec idx = expr::load_column(lookup_, {"page_idx"});
     std::vector<uint8_t> take(idx.size(), 0);
-    if (leaf.op != Op::is_null) {
-      const expr::Vec may = expr::evaluate(*page_test(leaf), lookup_);
-      for (size_t i = 0; i < may.size(); ++i) take[i] = may.is_valid(i) && may.ints[i];
-    }
-    if (need_nulls || leaf.op == Op::is_null)
+    const expr::Vec may = expr::evaluate(*page_test(leaf), lookup_);
+    for (size_t i = 0; i < may.size(); ++i) take[i] = may.is_valid(i) && may.ints[i];
+    if (need_nulls)
       for (size_t i = 0; i < nulls.size(); ++i) take[i] |= nulls.is_valid(i) && nulls.ints[i] > 0;
     std::vector<uint64_t> pages;
     for (size_t i = 0; i < take.size(); ++i)

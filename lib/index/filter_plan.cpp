@@ -64,6 +64,8 @@ class Planner {
   std::optional<Partial> answer(const Bound& node, bool need_nulls) {
     switch (node.op) {
       case Op::and_:
+        if (auto whole = leaf(node, need_nulls)) return whole;  // a range of one BTREE column
+        [[fallthrough]];
       case Op::or_:
         if (node.kind == expr::Kind::boolean) return combine(node, need_nulls);
         break;
@@ -115,7 +117,7 @@ class Planner {
     const auto it = by_column_.find(*cols.begin());
     if (it == by_column_.end()) return std::nullopt;
     UsableIndex& ix = it->second;
-    if (!ix.reader->answers(node)) return negated_leaf(node, need_nulls);
+    if (!ix.reader->answers(node)) return node.op == Op::and_ ? std::nullopt : negated_leaf(node, need_nulls);
     Partial p;
     p.answer = ix.reader->answer(node, need_nulls);
     p.answer.true_rows = restrict(p.answer.true_rows, ix.fragments);
@@ -176,13 +178,41 @@ class Planner {
   std::map<std::string, UsableIndex> by_column_;
 };
 
-void conjuncts(const expr::BoundPtr& b, std::vector<expr::BoundPtr>& out) {
+void split_and(const expr::BoundPtr& b, std::vector<expr::BoundPtr>& out) {
   if (b->op == Op::and_ && b->kind == expr::Kind::boolean) {
-    conjuncts(b->children[0], out);
-    conjuncts(b->children[1], out);
+    split_and(b->children[0], out);
+    split_and(b->children[1], out);
   } else {
     out.push_back(b);
   }
+}
+
+/// The filter's top-level conjuncts, those reading the same single column joined into one
+/// AND (so that `id >= 10 AND id < 20` is one BTREE range), in the order of their first.
+std::vector<expr::BoundPtr> conjuncts(const expr::BoundPtr& root) {
+  std::vector<expr::BoundPtr> parts, out;
+  split_and(root, parts);
+  std::map<std::string, size_t> by_column;
+  for (const auto& p : parts) {
+    std::set<std::string> cols;
+    bool nested = false;
+    columns_of(*p, cols, nested);
+    if (cols.size() != 1 || nested) {
+      out.push_back(p);
+      continue;
+    }
+    const auto [it, fresh] = by_column.emplace(*cols.begin(), out.size());
+    if (fresh) {
+      out.push_back(p);
+      continue;
+    }
+    auto both = std::make_shared<Bound>();
+    both->op = Op::and_;
+    both->kind = expr::Kind::boolean;
+    both->children = {out[it->second], p};
+    out[it->second] = both;
+  }
+  return out;
 }
 
 /// Physical offsets → visible row numbers of the fragment (deleted rows left out).
@@ -207,8 +237,7 @@ FilterPlan plan_filter(const expr::Filter& filter, const dataset::Dataset& ds,
   plan.fragments.resize(ds.fragments().size());
   Planner planner(ds, indices);
   if (!planner.has_indices()) return plan;
-  std::vector<expr::BoundPtr> parts;
-  conjuncts(filter.root, parts);
+  const std::vector<expr::BoundPtr> parts = conjuncts(filter.root);
   const auto& stats = ds.reader_options().stats;
   std::vector<Partial> answered;
   size_t unanswered = 0;
