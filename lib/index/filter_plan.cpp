@@ -119,7 +119,15 @@ class Planner {
     UsableIndex& ix = it->second;
     if (!ix.reader->answers(node)) return node.op == Op::and_ ? std::nullopt : negated_leaf(node, need_nulls);
     Partial p;
-    p.answer = ix.reader->answer(node, need_nulls);
+    try {
+      p.answer = ix.reader->answer(node, need_nulls);
+    } catch (const Error& e) {
+      // A value the leaf cannot take (a cast of NaN, say) may be one only deleted rows hold:
+      // the scan decides.
+      if (e.kind() != ErrorKind::usage) throw;
+      spdlog::debug("{}: not answered by {}: {}", expr::to_text(node), ix.label, e.what());
+      return std::nullopt;
+    }
     p.answer.true_rows = restrict(p.answer.true_rows, ix.fragments);
     p.answer.null_rows = restrict(p.answer.null_rows, ix.fragments);
     p.fragments = ix.fragments;
