@@ -65,6 +65,7 @@ void register_count(CLI::App& app, CommandRunner& run) {
         FilteredRead fr;
         fr.expression = **filter;
         fr.use_indices = !*no_index;
+        fr.estimate_savings = report.enabled();
         const FilterReport filtered = count_filtered(reopen, fr);
         c.rows = filtered.rows;
         report.set_filter(render_filter_stats(filtered, true), render_filter_stats(filtered, false));

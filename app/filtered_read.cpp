@@ -9,6 +9,7 @@
 #include "dataset/manifest_file.h"
 #include "expr/bind.h"
 #include "expr/eval.h"
+#include "inspect/columns_report.h"
 #include "inspect/render.h"
 
 namespace lance::app {
@@ -106,37 +107,61 @@ std::optional<index::FilterPlan> plan_with_indices(dataset::TableReader& table, 
   return plan;
 }
 
-/// Hands every matching row of `table` to `matched`, in scan order.
-void find_matches(dataset::TableReader& table, const expr::Filter& filter, bool use_indices, FilterReport& report,
-                  const Matched& matched) {
-  MatchFinder finder(table, filter, report);
-  try {
-    const auto plan = plan_with_indices(table, filter, use_indices);
-    if (!plan) {
-      finder.scan(0, table.num_rows(), matched);
-      return;
+/// For each index use: its columns' bytes on disk in `ds` × the share of rows it skipped.
+std::vector<uint64_t> bytes_skipped(const dataset::Dataset& ds, const std::vector<index::IndexUse>& uses) {
+  const inspect::ColumnsReport columns = inspect::inspect_columns(ds);
+  uint64_t physical = 0;
+  for (const auto& f : ds.fragments()) physical += f.physical_rows;
+  std::vector<uint64_t> out;
+  for (const auto& u : uses) {
+    uint64_t bytes = 0;
+    for (const auto& c : columns.columns)
+      for (const auto& name : u.columns)
+        if (c.path == name || c.path.rfind(name + ".", 0) == 0) bytes += c.bytes;
+    const double skipped = static_cast<double>(u.rows_covered - u.rows_matched);
+    out.push_back(physical ? static_cast<uint64_t>(static_cast<double>(bytes) * skipped / static_cast<double>(physical))
+                           : 0);
+  }
+  return out;
+}
+
+/// Reads `ds`'s fragments as `plan` says, handing the matching rows to `matched`.
+void run_plan(const index::FilterPlan& plan, const dataset::Dataset& ds, MatchFinder& finder, const Matched& matched) {
+  uint64_t start = 0;
+  for (size_t i = 0; i < plan.fragments.size(); ++i) {
+    const auto& fp = plan.fragments[i];
+    const uint64_t live = ds.live_rows()[i];
+    std::vector<uint64_t> rows;
+    if (fp.mode != index::FragmentMode::scan) {
+      rows.reserve(fp.rows.size());
+      for (const uint64_t r : fp.rows) rows.push_back(start + r);
     }
-    report.uses = plan->uses;
-    const auto& ds = dynamic_cast<dataset::DatasetRowReader&>(table).dataset();
-    uint64_t start = 0;
-    for (size_t i = 0; i < plan->fragments.size(); ++i) {
-      const auto& fp = plan->fragments[i];
-      const uint64_t live = ds.live_rows()[i];
-      std::vector<uint64_t> rows;
-      if (fp.mode != index::FragmentMode::scan) {
-        rows.reserve(fp.rows.size());
-        for (const uint64_t r : fp.rows) rows.push_back(start + r);
-      }
-      if (fp.mode == index::FragmentMode::exact)
-        finder.accept(rows, matched);
-      else if (fp.mode == index::FragmentMode::check && rows.size() * 2 <= live)
-        finder.check(rows, matched);
-      else if (live)
-        finder.scan(start, start + live, matched);
-      start += live;
+    if (fp.mode == index::FragmentMode::exact)
+      finder.accept(rows, matched);
+    else if (fp.mode == index::FragmentMode::check && rows.size() * 2 <= live)
+      finder.check(rows, matched);
+    else if (live)
+      finder.scan(start, start + live, matched);
+    start += live;
+  }
+}
+
+/// Hands every matching row of `table` to `matched`, in scan order.
+void find_matches(dataset::TableReader& table, const expr::Filter& filter, const FilteredRead& read,
+                  FilterReport& report, const Matched& matched) {
+  MatchFinder finder(table, filter, report);
+  const auto plan = plan_with_indices(table, filter, read.use_indices);
+  const auto* ds = plan ? &dynamic_cast<dataset::DatasetRowReader&>(table).dataset() : nullptr;
+  try {
+    if (plan) {
+      report.uses = plan->uses;
+      run_plan(*plan, *ds, finder, matched);
+    } else {
+      finder.scan(0, table.num_rows(), matched);
     }
   } catch (const StopScan&) {
   }
+  if (plan && read.estimate_savings) report.bytes_skipped = bytes_skipped(*ds, report.uses);
 }
 
 /// The reader of the filter's columns (a table with none named reads its first column: a
@@ -158,7 +183,7 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
   uint64_t skip = read.offset;
   const uint64_t want = read.limit.value_or(UINT64_MAX);
   if (want == 0) return report;
-  find_matches(*filter_table, filter, read.use_indices, report, [&](std::vector<uint64_t> rows) {
+  find_matches(*filter_table, filter, read, report, [&](std::vector<uint64_t> rows) {
     size_t from = 0;
     if (skip) {
       from = static_cast<size_t>(std::min<uint64_t>(skip, rows.size()));
@@ -180,7 +205,7 @@ FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read)
   const expr::Filter filter = compile(*any, read.expression);
   auto filter_table = filter_reader(reopen, filter, *any);
   FilterReport report;
-  find_matches(*filter_table, filter, read.use_indices, report, [&](std::vector<uint64_t> rows) {
+  find_matches(*filter_table, filter, read, report, [&](std::vector<uint64_t> rows) {
     report.rows += rows.size();
     return true;
   });
@@ -188,26 +213,34 @@ FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read)
 }
 
 std::string render_filter_stats(const FilterReport& report, bool json) {
+  const auto skipped = [&](size_t i) -> std::optional<uint64_t> {
+    if (i < report.bytes_skipped.size()) return report.bytes_skipped[i];
+    return std::nullopt;
+  };
   if (json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& u : report.uses)
-      out.push_back({{"predicate", u.predicate},
-                     {"indices", u.indices},
-                     {"fragments", u.fragments},
-                     {"rows_covered", u.rows_covered},
-                     {"rows_matched", u.rows_matched},
-                     {"rows_skipped", u.rows_covered - u.rows_matched},
-                     {"index_bytes_read", u.bytes_read}});
+    for (size_t i = 0; i < report.uses.size(); ++i) {
+      const auto& u = report.uses[i];
+      nlohmann::json j = {{"predicate", u.predicate},        {"indices", u.indices},
+                          {"fragments", u.fragments},        {"rows_covered", u.rows_covered},
+                          {"rows_matched", u.rows_matched},  {"rows_skipped", u.rows_covered - u.rows_matched},
+                          {"index_bytes_read", u.bytes_read}};
+      if (const auto b = skipped(i)) j["column_bytes_skipped_estimate"] = *b;
+      out.push_back(std::move(j));
+    }
     return nlohmann::json{{"index_uses", out}, {"rows_evaluated", report.rows_evaluated}}.dump();
   }
   std::string out;
-  for (const auto& u : report.uses) {
+  for (size_t i = 0; i < report.uses.size(); ++i) {
+    const auto& u = report.uses[i];
     std::string names;
     for (const auto& n : u.indices) names += (names.empty() ? "" : ", ") + n;
+    const auto b = skipped(i);
+    const std::string bytes = b ? fmt::format(" and ~{} of their columns", inspect::format_bytes(*b, false)) : "";
     out +=
-        fmt::format("index: {} answered {}: {} of {} rows in {} fragment{} ({} rows not scanned; {} of index read)\n",
+        fmt::format("index: {} answered {}: {} of {} rows in {} fragment{} ({} rows{} not scanned; {} of index read)\n",
                     names, u.predicate, u.rows_matched, u.rows_covered, u.fragments, u.fragments == 1 ? "" : "s",
-                    u.rows_covered - u.rows_matched, inspect::format_bytes(u.bytes_read, false));
+                    u.rows_covered - u.rows_matched, bytes, inspect::format_bytes(u.bytes_read, false));
   }
   out += fmt::format("filter: evaluated over {} rows\n", report.rows_evaluated);
   return out;

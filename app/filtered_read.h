@@ -24,13 +24,19 @@ struct FilteredRead {
   std::optional<uint64_t> limit;  ///< matching rows to read at most
   uint64_t batch_size = 8192;     ///< rows per output batch
   bool use_indices = true;        ///< false: `--no-index`, every fragment is scanned
+  /// Estimate the column bytes each index use kept out of the scan (`--stats`: reads every
+  /// data file's metadata once more).
+  bool estimate_savings = false;
 };
 
 /// What a filtered read did besides its rows: the conjuncts indices answered.
 struct FilterReport {
   uint64_t rows = 0;                  ///< matching rows (written, or counted)
   std::vector<index::IndexUse> uses;  ///< empty: no index was used
-  uint64_t rows_evaluated = 0;        ///< rows the filter was evaluated over
+  /// Per use (estimate_savings): its columns' bytes on disk × the share of the dataset's
+  /// rows it kept out of the scan.
+  std::vector<uint64_t> bytes_skipped;
+  uint64_t rows_evaluated = 0;  ///< rows the filter was evaluated over
 };
 
 /// Opens a reader of the same input for other columns (the filter's): `columns` are

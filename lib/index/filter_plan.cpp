@@ -263,6 +263,10 @@ FilterPlan plan_filter(const expr::Filter& filter, const dataset::Dataset& ds,
     for (const uint32_t f : p->fragments) use.rows_covered += planner.physical().at(f);
     use.rows_matched = count_rows(p->answer.true_rows);
     use.bytes_read = stats ? stats->bytes_read.load() - before : 0;
+    std::set<std::string> cols;
+    bool nested = false;
+    columns_of(*c, cols, nested);
+    use.columns.assign(cols.begin(), cols.end());
     plan.uses.push_back(std::move(use));
     answered.push_back(std::move(*p));
   }

@@ -43,6 +43,7 @@ struct IndexUse {
   uint64_t rows_covered = 0;         ///< their physical rows
   uint64_t rows_matched = 0;         ///< rows where the conjunct is true
   uint64_t bytes_read = 0;           ///< bytes of index files read to answer it
+  std::vector<std::string> columns;  ///< the columns it reads
 };
 
 struct FilterPlan {
