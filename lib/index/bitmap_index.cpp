@@ -57,10 +57,12 @@ class BitmapIndex final : public ScalarIndex {
   }
 
  private:
+  /// Opens the file and reads its keys; a failure leaves the reader unloaded.
   void load() {
-    if (file_) return;
+    if (loaded_) return;
     file_ = std::make_unique<IndexFile>(where_, kLookupFile);
     keys_ = column_as(file_->read({"keys"}, 0, file_->num_rows()), 0, column_);
+    loaded_ = true;
   }
 
   /// BITMAP: the leaf evaluated over every key; true keys' rows are true, null keys' null.
@@ -137,6 +139,7 @@ class BitmapIndex final : public ScalarIndex {
   bool label_list_;
   std::unique_ptr<IndexFile> file_;
   RecordBatch keys_;
+  bool loaded_ = false;
 };
 
 }  // namespace

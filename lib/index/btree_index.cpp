@@ -103,13 +103,16 @@ class BTreeIndex final : public ScalarIndex {
   }
 
  private:
+  /// Opens and checks both files; a failure leaves the reader unloaded (the next call tries again).
   void load() {
-    if (lookup_file_) return;
+    if (loaded_) return;
+    batch_size_ = kDefaultBatchSize;
     lookup_file_ = std::make_unique<IndexFile>(where_, kLookupFile);
     data_ = std::make_unique<IndexFile>(where_, kPagesFile);
     const auto& meta = lookup_file_->schema().metadata;
     if (const auto it = meta.find("batch_size"); it != meta.end()) {
       const auto& s = it->second;
+      batch_size_ = 0;
       const auto r = std::from_chars(s.data(), s.data() + s.size(), batch_size_);
       check_corrupt(r.ec == std::errc() && r.ptr == s.data() + s.size() && batch_size_ > 0,
                     "{}: batch_size '{}' is not a positive integer", lookup_file_->what(), s);
@@ -123,6 +126,7 @@ class BTreeIndex final : public ScalarIndex {
     for (size_t i = 0; i < idx.size(); ++i)
       check_corrupt(idx.is_valid(i) && idx.ints[i] >= 0 && static_cast<uint64_t>(idx.ints[i]) < num_pages,
                     "{}: page {} of {} pages", lookup_file_->what(), idx.is_valid(i) ? idx.ints[i] : -1, num_pages);
+    loaded_ = true;
   }
 
   /// Over the lookup rows: which pages may hold a row where `leaf` is true.
@@ -212,6 +216,7 @@ class BTreeIndex final : public ScalarIndex {
   std::unique_ptr<IndexFile> lookup_file_, data_;
   RecordBatch lookup_;
   uint64_t batch_size_ = kDefaultBatchSize;
+  bool loaded_ = false;
 };
 
 }  // namespace
