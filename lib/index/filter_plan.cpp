@@ -41,8 +41,6 @@ void columns_of(const Bound& b, std::set<std::string>& out, bool& nested) {
   for (const auto& c : b.children) columns_of(*c, out, nested);
 }
 
-std::vector<uint32_t> common(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) { return intersect(a, b); }
-
 RowSet restrict(const RowSet& s, const std::vector<uint32_t>& fragments) {
   RowSet out;
   for (const uint32_t f : fragments)
@@ -117,7 +115,7 @@ class Planner {
     const auto it = by_column_.find(*cols.begin());
     if (it == by_column_.end()) return std::nullopt;
     UsableIndex& ix = it->second;
-    if (!ix.reader->answers(node)) return node.op == Op::and_ ? std::nullopt : negated_leaf(node, need_nulls);
+    if (!ix.reader->answers(node)) return node.op == Op::and_ ? std::nullopt : negated_leaf(node);
     Partial p;
     try {
       p.answer = ix.reader->answer(node, need_nulls);
@@ -136,7 +134,7 @@ class Planner {
   }
 
   /// `a != b`, NOT BETWEEN, NOT IN, IS NOT NULL, NOT LIKE: NOT of the positive form.
-  std::optional<Partial> negated_leaf(const Bound& node, bool need_nulls) {
+  std::optional<Partial> negated_leaf(const Bound& node) {
     auto positive = std::make_shared<Bound>(node);
     if (node.op == Op::compare && (node.name == "!=" || node.name == "<>"))
       positive->name = std::string(1, '=');
@@ -144,7 +142,6 @@ class Planner {
       positive->negated = false;
     else
       return std::nullopt;
-    (void)need_nulls;
     auto child = leaf(*positive, true);
     if (!child || !child->answer.nulls_known) return std::nullopt;
     return negate(std::move(*child));
@@ -156,7 +153,7 @@ class Planner {
     auto b = answer(*node.children[1], need_nulls);
     if (!b) return std::nullopt;
     Partial out;
-    out.fragments = common(a->fragments, b->fragments);
+    out.fragments = intersect(a->fragments, b->fragments);
     out.used = a->used;
     out.used.insert(b->used.begin(), b->used.end());
     const RowSet t1 = restrict(a->answer.true_rows, out.fragments), t2 = restrict(b->answer.true_rows, out.fragments);
