@@ -40,7 +40,7 @@ TEST_CASE("filter indices: the goldens say Lance answers the same rows with its 
 
 TEST_CASE("filter indices: every golden expression gives Lance's rows on the indexed copies, with and without them",
           "[filter][index][golden]") {
-  for (const char* version : kFilterVersions) {
+  for (const std::string& version : filter_versions()) {
     const auto rows = filter_rows_by_id(version);
     const std::string table = source_path(std::string("data/filters/") + version + "_indexed");
     for (const auto& e : filter_goldens().at("expressions")) {
@@ -129,7 +129,7 @@ TEST_CASE("filter indices: --stats names the index that answered each predicate"
 
 TEST_CASE("filter indices: --offset and --limit count matching rows across indexed and scanned fragments",
           "[filter][index]") {
-  for (const char* version : kFilterVersions) {
+  for (const std::string& version : filter_versions()) {
     const std::string plain = source_path(std::string("data/filters/") + version);
     const std::string indexed = plain + "_indexed";
     for (const char* expr : {"cat IN ('red', 'blue')", "id >= 75 AND id < 160", "NOT flag"}) {

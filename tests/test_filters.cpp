@@ -24,11 +24,11 @@ using Json = nlohmann::json;
 using lance::testing::filter_answer;
 using lance::testing::filter_goldens;
 using lance::testing::filter_rows_by_id;
-using lance::testing::kFilterVersions;
+using lance::testing::filter_versions;
 
 TEST_CASE("filter: every golden expression gives Lance's rows and count, or Lance's rejection", "[filter][golden]") {
   REQUIRE(filter_goldens().at("expressions").size() > 100);
-  for (const char* version : kFilterVersions) {
+  for (const std::string& version : filter_versions()) {
     const auto rows = filter_rows_by_id(version);
     const std::string table = source_path(std::string("data/filters/") + version);
     for (const auto& e : filter_goldens().at("expressions")) {
