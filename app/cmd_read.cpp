@@ -15,6 +15,7 @@
 #include "app/fragments_option.h"
 #include "app/global_options.h"
 #include "app/input_size.h"
+#include "app/output_options.h"
 #include "app/progress.h"
 #include "app/reader_options_env.h"
 #include "app/row_list.h"
@@ -41,96 +42,6 @@ using output::parse_output_format;
 using output::TextOptions;
 
 namespace {
-
-struct OutputArgs {
-  std::string format = "jsonl";
-  std::string null_text;
-  bool no_header = false;
-  std::vector<std::string> columns;
-  uint64_t batch_size = read::kDefaultBatchSize;
-  const CLI::Option* batch_size_option = nullptr;  ///< to tell a given --batch-size from the default
-  std::string output;                              ///< -o FILE; empty = stdout
-  std::string stats;                               ///< --stats[=text|json]; empty = off
-};
-
-void add_output_options(CLI::App* cmd, OutputArgs& a) {
-  cmd->add_option("-c,--columns", a.columns,
-                  "Columns to output, comma-separated (default: all); s.a.b selects a field nested in structs")
-      ->delimiter(',')
-      ->allow_extra_args(false);
-  cmd->add_option("-f,--format", a.format,
-                  "Output format: csv, tsv, json, jsonl, arrow (Arrow IPC stream), null (decode, write nothing)")
-      ->check(CLI::IsMember(output::output_format_names()))
-      ->capture_default_str();
-  cmd->add_option("-o,--output", a.output, "Write to FILE (replaced only when the command succeeds) instead of stdout")
-      ->type_name("FILE");
-  cmd->add_option(
-      "--null", a.null_text,
-      "Text for null cells in csv/tsv (default: empty); a value that would read as TEXT is quoted (\"NULL\")");
-  cmd->add_flag("--no-header", a.no_header, "Omit the csv/tsv header line");
-  cmd->add_flag("--stats{text}", a.stats,
-                "Print on stderr what was read (requests, I/O operations, bytes, pages, chunks, rows) and where "
-                "the time went; --stats=json for one JSON line");
-  a.batch_size_option =
-      cmd->add_option(
-             "--batch-size", a.batch_size,
-             "Rows per output batch (an Arrow record batch); rows are read and decoded in units of at least "
-             "8192 whatever this is (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
-          ->capture_default_str()
-          ->transform(decimal_number())
-          ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
-}
-
-struct Output {
-  OutputFile file;
-  OutputSink sink;
-  std::unique_ptr<BatchWriter> writer;
-  Output(const OutputArgs& a, const std::map<std::string, std::string>& schema_metadata)
-      : file(check_destination(a)), sink(file.fd()) {
-    TextOptions opts;
-    opts.header = !a.no_header;
-    opts.null_text = a.null_text;
-    if (!file.is_stdout()) sink.set_name(a.output);
-    writer = make_writer(parse_output_format(a.format), sink, opts, schema_metadata);
-  }
-  /// Completes the output: end of the format, flush, and with -o the rename into place.
-  void finish() {
-    writer->finish();
-    sink.flush();
-    file.commit();
-  }
-  /// The -o path, after refusing to print binary Arrow data on a terminal.
-  static const std::string& check_destination(const OutputArgs& a) {
-    if (parse_output_format(a.format) == OutputFormat::arrow && (a.output.empty() || a.output == "-") && ::isatty(1))
-      throw_usage("-f arrow writes binary data: redirect stdout or use -o FILE");
-    return a.output;
-  }
-};
-
-/// Runs `write` (the writer's part of a batch) and adds its time to the output stage of
-/// `--stats`.
-template <typename F>
-void timed_output(F&& write) {
-  const auto t0 = std::chrono::steady_clock::now();
-  write();
-  reader_options().stats->output_ns += static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-}
-
-/// Opens PATH — a .lance data file or a dataset directory — for reading `columns`;
-/// `version` < 0 means the latest.
-std::unique_ptr<dataset::TableReader> open_table(const std::string& path, int64_t version,
-                                                 const std::vector<std::string>& columns,
-                                                 const std::optional<std::string>& fragments,
-                                                 dataset::ReadAheadHint read_ahead = {}) {
-  dataset::TableOptions opts;
-  opts.read_ahead = read_ahead;
-  opts.columns = columns;
-  opts.fragments = parse_fragments_option(fragments);
-  opts.reader = reader_options();
-  if (version >= 0) opts.version = static_cast<uint64_t>(version);
-  return dataset::open_table(path, opts);
-}
 
 /// `scan --sample K`: K rows of `reader` drawn uniformly at random (common/row_sample.h), in
 /// scan order, read through take in windows of kTakeWindowRows. Returns the rows written.

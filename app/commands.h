@@ -28,6 +28,7 @@ void register_head(CLI::App& app, CommandRunner& run);
 void register_verify(CLI::App& app, CommandRunner& run);
 void register_help(CLI::App& app, CommandRunner& run);  // help [COMMAND]: that command's --help
 void register_plan(CLI::App& app, CommandRunner& run);
+void register_search(CLI::App& app, CommandRunner& run);
 void register_completions(CLI::App& app, CommandRunner& run);  // completions SHELL, and the hidden `man`
 
 /// Drops the leading zeros of a decimal number ("010" -> "10"), so CLI11, which reads a

@@ -200,16 +200,35 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
   return report;
 }
 
-FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read) {
+FilterReport match_filtered(const ReopenTable& reopen, const FilteredRead& read,
+                            const std::function<bool(std::vector<uint64_t>)>& matched) {
   auto any = reopen({});
   const expr::Filter filter = compile(*any, read.expression);
   auto filter_table = filter_reader(reopen, filter, *any);
   FilterReport report;
   find_matches(*filter_table, filter, read, report, [&](std::vector<uint64_t> rows) {
     report.rows += rows.size();
-    return true;
+    return matched(std::move(rows));
   });
   return report;
+}
+
+FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read) {
+  return match_filtered(reopen, read, [](const std::vector<uint64_t>&) { return true; });
+}
+
+std::vector<bool> rows_matching(const ReopenTable& reopen, const std::string& expression,
+                                const std::vector<uint64_t>& rows) {
+  auto any = reopen({});
+  const expr::Filter filter = compile(*any, expression);
+  auto filter_table = filter_reader(reopen, filter, *any);
+  std::vector<bool> out;
+  out.reserve(rows.size());
+  filter_table->take_batches(rows, read::kDefaultBatchSize, [&](RecordBatch batch) {
+    const auto mask = expr::evaluate_filter(filter, batch);
+    out.insert(out.end(), mask.begin(), mask.end());
+  });
+  return out;
 }
 
 std::string render_filter_stats(const FilterReport& report, bool json) {

@@ -52,6 +52,16 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
 /// columns are read (none for fragments the indices answer whole). Offset and limit are ignored.
 FilterReport count_filtered(const ReopenTable& reopen, const FilteredRead& read);
 
+/// Hands the row numbers matching `read.expression` to `matched`, ascending, a batch at a
+/// time, until it returns false (a prefilter: vector search). Offset and limit are ignored.
+FilterReport match_filtered(const ReopenTable& reopen, const FilteredRead& read,
+                            const std::function<bool(std::vector<uint64_t>)>& matched);
+
+/// Which of `rows` (row numbers, any order) match `expression` (a postfilter): one flag per
+/// row, in their order. Only the filter's columns of those rows are read (take).
+std::vector<bool> rows_matching(const ReopenTable& reopen, const std::string& expression,
+                                const std::vector<uint64_t>& rows);
+
 /// `--stats` of a filtered read: text lines ("index: … answered …", "filter: evaluated over
 /// N rows"), or a JSON object {"index_uses": [{predicate, indices, fragments, rows_covered,
 /// rows_matched, rows_skipped, index_bytes_read}], "rows_evaluated": N}.

@@ -85,6 +85,7 @@ int run_cli(int argc, char** argv) {
   lance::app::register_take(app, run);
   lance::app::register_head(app, run);
   lance::app::register_count(app, run);
+  lance::app::register_search(app, run);
   lance::app::register_plan(app, run);
   lance::app::register_schema(app, run);
   lance::app::register_inspect(app, run);

@@ -56,7 +56,8 @@ std::string StatsReport::render(uint64_t rows_out) const {
       j["version"] = v;
     else
       j["version"] = nullptr;
-    if (!filter_json_.empty()) j["filter"] = nlohmann::json::parse(filter_json_);
+    for (const auto& section : sections_)
+      if (!section.json.empty()) j[section.name] = nlohmann::json::parse(section.json);
     return j.dump() + "\n";
   }
   std::string network;
@@ -75,7 +76,13 @@ std::string StatsReport::render(uint64_t rows_out) const {
              st.pages_touched.load(), st.chunks_decoded.load(), rows_out, ms(total_ns), ms(st.plan_wall.wall_ns()),
              ms(st.io_wait_wall.wall_ns()), ms(st.decode_wall.wall_ns()), ms(st.output_ns.load()),
              ms(st.plan_ns.load()), ms(st.io_wait_ns.load()), ms(st.decode_ns.load())) +
-         network + filter_text_;
+         network + section_text();
+}
+
+std::string StatsReport::section_text() const {
+  std::string out;
+  for (const auto& section : sections_) out += section.text;
+  return out;
 }
 
 void StatsReport::report(uint64_t rows_out) const {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lance::app {
 
@@ -34,14 +35,21 @@ class StatsReport {
 
   /// What a filtered read adds: `json`, a JSON value (the "filter" member of the json form),
   /// and `text`, lines appended to the text form.
-  void set_filter(std::string json, std::string text) {
-    filter_json_ = std::move(json);
-    filter_text_ = std::move(text);
+  void set_filter(std::string json, std::string text) { add_section("filter", std::move(json), std::move(text)); }
+
+  /// A command's own part: `json` (a JSON value) becomes member `name` of the json form,
+  /// `text` (whole lines) is appended to the text form. Sections keep the order they came in.
+  void add_section(std::string name, std::string json, std::string text) {
+    sections_.push_back({std::move(name), std::move(json), std::move(text)});
   }
 
  private:
+  std::string section_text() const;
   std::string mode_;
-  std::string filter_json_, filter_text_;
+  struct Section {
+    std::string name, json, text;
+  };
+  std::vector<Section> sections_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/float16.h"
 #include "output/number_text.h"
 #include "output/temporal_text.h"
 #include "test_output_util.h"

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/float16.h"
 #include "expr/like.h"
 
 namespace lance::expr {
@@ -19,12 +20,6 @@ T load(const ArrayData& a, size_t i) {
   T v;
   std::memcpy(&v, a.buffers.at(0)->data() + i * sizeof(T), sizeof(T));
   return v;
-}
-
-double half(uint16_t h) {
-  const int e = (h >> 10) & 0x1F, f = h & 0x3FF;
-  const double v = e == 0 ? std::ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : std::ldexp(f | 0x400, e - 25);
-  return h & 0x8000 ? -v : v;
 }
 
 double decimal128(const ArrayData& a, size_t i) {
@@ -83,7 +78,7 @@ void fill_values(Vec& v, const ArrayData& a) {
         v.ints[i] = integer_at(a, i);
         break;
       case Kind::floating:
-        v.floats[i] = id == TypeId::float16   ? half(load<uint16_t>(a, i))
+        v.floats[i] = id == TypeId::float16   ? half_to_float(load<uint16_t>(a, i))
                       : id == TypeId::float32 ? load<float>(a, i)
                       : id == TypeId::float64 ? load<double>(a, i)
                                               : decimal128(a, i);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "common/float16.h"
 #include "output/number_text.h"
 
 namespace lance::inspect {
@@ -36,7 +37,7 @@ std::string_view bytes_at(const ArrayData& a, int64_t i) {
   return {reinterpret_cast<const char*>(data + b), static_cast<size_t>(e - b)};
 }
 
-float half_value(uint16_t bits) { return output::half_to_float(bits); }
+float half_value(uint16_t bits) { return half_to_float(bits); }
 
 /// Floats: NaN has no place in the order (left out, as Parquet statistics do).
 bool is_nan(const ArrayData& a, int64_t i) {

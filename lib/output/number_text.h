@@ -19,9 +19,6 @@ void append_float32_text(std::string& out, float value);
 /// back as the same half.
 void append_float16_text(std::string& out, uint16_t bits);
 
-/// The exact value of an IEEE binary16 number.
-float half_to_float(uint16_t bits);
-
 /// Rounds a double to the nearest binary16 (ties to even); overflow gives an infinity.
 uint16_t double_to_half(double value);
 

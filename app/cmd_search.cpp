@@ -1,0 +1,243 @@
+// search: the nearest rows to query vectors (app/vector_search.h), with their distances.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.h"
+#include "app/fragments_option.h"
+#include "app/output_options.h"
+#include "app/stats.h"
+#include "app/stdin_input.h"
+#include "app/storage_config.h"
+#include "app/vector_search.h"
+#include "common/cancel.h"
+
+namespace lance::app {
+
+namespace {
+
+struct SearchArgs {
+  std::vector<std::string> vectors;  ///< --vector, one query each
+  std::string vector_file;
+  std::string vector_format = "json";
+  std::optional<std::string> column;
+  uint64_t k = 10;
+  std::optional<std::string> metric;
+  std::optional<std::string> filter;
+  bool postfilter = false;
+  bool exact = false;
+  bool no_index = false;
+};
+
+/// The whole of FILE (- = standard input).
+std::string read_query_file(const std::string& path) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw_io("--vector-file {}: {}", path, std::strerror(errno));
+    text << in.rdbuf();
+  }
+  return text.str();
+}
+
+/// The query vectors: --vector values, then --vector-file's (JSON lines, or raw float32).
+std::vector<std::vector<double>> query_vectors(const SearchArgs& a, int32_t dim) {
+  std::vector<std::vector<double>> out;
+  for (const auto& v : a.vectors) {
+    try {
+      out.push_back(parse_query_vector(v));
+    } catch (const Error& e) {
+      throw_usage("--vector: {}", e.message());
+    }
+  }
+  if (a.vector_file.empty()) return out;
+  const std::string text = read_query_file(a.vector_file);
+  if (a.vector_format == "f32") {
+    const size_t bytes = static_cast<size_t>(dim) * 4;
+    if (text.size() % bytes)
+      throw_usage("--vector-file {}: {} bytes is not a whole number of {}-value float32 vectors ({} bytes each)",
+                  a.vector_file, text.size(), dim, bytes);
+    for (size_t at = 0; at < text.size(); at += bytes) {
+      std::vector<double> q(static_cast<size_t>(dim));
+      for (size_t i = 0; i < q.size(); ++i) {
+        float f;
+        std::memcpy(&f, text.data() + at + i * 4, 4);
+        q[i] = f;
+      }
+      out.push_back(std::move(q));
+    }
+    return out;
+  }
+  std::istringstream lines(text);
+  std::string line;
+  for (size_t n = 1; std::getline(lines, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      out.push_back(parse_query_vector(line));
+    } catch (const Error& e) {
+      throw_usage("--vector-file {}: line {}: {}", a.vector_file, n, e.message());
+    }
+  }
+  return out;
+}
+
+/// A float32 array of `values`.
+ArrayPtr float32_array(const std::vector<float>& values) {
+  auto a = std::make_shared<ArrayData>();
+  a->type = make_type(TypeId::float32);
+  a->length = static_cast<int64_t>(values.size());
+  auto bytes = std::make_shared<Bytes>(values.size() * 4);
+  if (!values.empty()) std::memcpy(bytes->data(), values.data(), bytes->size());
+  a->buffers.push_back(std::move(bytes));
+  return a;
+}
+
+ArrayPtr int32_array(size_t n, int32_t value) {
+  auto a = std::make_shared<ArrayData>();
+  a->type = make_type(TypeId::int32);
+  a->length = static_cast<int64_t>(n);
+  auto bytes = std::make_shared<Bytes>(n * 4);
+  for (size_t i = 0; i < n; ++i) std::memcpy(bytes->data() + i * 4, &value, 4);
+  a->buffers.push_back(std::move(bytes));
+  return a;
+}
+
+FieldPtr make_field(std::string name, TypeId id, bool nullable) {
+  auto f = std::make_shared<Field>();
+  f->name = std::move(name);
+  f->type = make_type(id);
+  f->nullable = nullable;
+  return f;
+}
+
+/// The output fields: query_index (several queries), the projection, _distance.
+std::vector<FieldPtr> result_fields(const std::vector<FieldPtr>& projected, bool several) {
+  std::vector<FieldPtr> out;
+  if (several) out.push_back(make_field("query_index", TypeId::int32, false));
+  out.insert(out.end(), projected.begin(), projected.end());
+  out.push_back(make_field("_distance", TypeId::float32, true));
+  return out;
+}
+
+std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json) {
+  if (json)
+    return nlohmann::json{{"method", "exact"},
+                          {"metric", index::metric_name(s.metric)},
+                          {"queries", s.queries.size()},
+                          {"rows_compared", r.rows_compared},
+                          {"kernel", index::kernel_name(r.kernel)}}
+        .dump();
+  return fmt::format("search: exact, {} distance over {} rows per query, {} queries ({} kernel)\n",
+                     index::metric_name(s.metric), r.rows_compared, s.queries.size(), index::kernel_name(r.kernel));
+}
+
+void add_search_options(CLI::App* cmd, SearchArgs& a) {
+  cmd->add_option("--vector", a.vectors, "A query vector as a JSON array, e.g. '[0.1, 0.2, 0.3]' (repeat for several)")
+      ->allow_extra_args(false);
+  cmd->add_option(
+         "--vector-file", a.vector_file,
+         "Query vectors from FILE (- = stdin): one JSON array per line, or raw float32 with --vector-format f32")
+      ->type_name("FILE");
+  cmd->add_option("--vector-format", a.vector_format, "Format of --vector-file: json (one array per line) or f32")
+      ->check(CLI::IsMember({"json", "f32"}))
+      ->capture_default_str();
+  cmd->add_option("--column", a.column, "The vector column to search (default: the table's only vector column)");
+  cmd->add_option("-k,--limit", a.k, "Nearest rows to return per query")
+      ->capture_default_str()
+      ->transform(decimal_number())
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 31));
+  cmd->add_option("--metric,--distance-type", a.metric, "Distance: l2 (squared), cosine or dot (default: l2)")
+      ->check(CLI::IsMember({"l2", "cosine", "dot", "L2", "Cosine", "Dot", "euclidean"}));
+  cmd->add_option("--filter,--where", a.filter,
+                  "Only rows matching this Lance filter: the k nearest of the matching rows (a prefilter, "
+                  "LanceDB's default)");
+  cmd->add_flag("--postfilter", a.postfilter, "Apply --filter to the k nearest rows instead (may return fewer than k)");
+  cmd->add_flag("--exact", a.exact, "Compute every row's distance (LanceDB's bypassVectorIndex)");
+  cmd->add_flag("--no-index", a.no_index, "Evaluate --filter without the dataset's scalar indices (the same rows)");
+}
+
+}  // namespace
+
+void register_search(CLI::App& app, CommandRunner& run) {
+  auto* cmd = app.add_subcommand("search", "Find the rows nearest to query vectors (nearest-neighbour search)");
+  auto path = std::make_shared<std::string>();
+  auto args = std::make_shared<OutputArgs>();
+  auto search = std::make_shared<SearchArgs>();
+  auto version = std::make_shared<int64_t>(-1);
+  cmd->add_option("path", *path, "A .lance data file or a Lance dataset directory")
+      ->transform(path_argument())
+      ->required();
+  add_search_options(cmd, *search);
+  add_output_options(cmd, *args);
+  cmd->add_option("--version", *version, "Dataset version to search (time travel; default: the latest)")
+      ->transform(version_number());
+  add_storage_option(cmd);
+  cmd->footer(
+      "Output: the selected columns (default: all) and _distance, nearest first; with several queries a\n"
+      "query_index column comes first.\n\n"
+      "Examples:\n  lance-cli search my_db/items.lance --vector '[0.1, 0.2, 0.3]' -k 5 -c id,name\n"
+      "  lance-cli search my_db/items.lance --vector-file queries.jsonl --metric cosine --filter \"cat = 'red'\"");
+  cmd->callback([&run, path, args, search, version] {
+    check_distinct_columns(args->columns);
+    if (search->vectors.empty() && search->vector_file.empty()) throw CLI::RequiredError("--vector or --vector-file");
+    if (search->postfilter && !search->filter) throw_usage("--postfilter needs --filter");
+    run.command = [path, args, search, version] {
+      StatsReport stats(args->stats);
+      const std::string in = input_path(*path);
+      const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
+        return open_table(in, *version, cols, std::nullopt);
+      };
+      auto output_table = reopen(args->columns);
+      VectorSearch s;
+      s.column = choose_vector_column(output_table->schema(), search->column);
+      s.queries = query_vectors(*search, s.column.dim);
+      if (s.queries.empty()) throw_usage("--vector-file {}: no query vector in it", search->vector_file);
+      s.k = search->k;
+      s.metric = search->metric ? *index::parse_metric(*search->metric) : index::Metric::l2;
+      s.filter = search->filter;
+      s.postfilter = search->postfilter;
+      s.use_scalar_indices = !search->no_index;
+      SearchReport report;
+      const auto results = exact_search(reopen, s, report);
+      const bool several = s.queries.size() > 1;
+      Output out(*args, output_table->schema().metadata);
+      const std::vector<FieldPtr> fields = result_fields(output_table->fields(), several);
+      out.writer->begin(fields);
+      uint64_t rows_out = 0;
+      for (size_t q = 0; q < results.size(); ++q) {
+        check_cancelled();
+        std::vector<uint64_t> rows;
+        std::vector<float> distance;
+        for (const auto& n : results[q]) {
+          rows.push_back(n.row);
+          distance.push_back(n.distance);
+        }
+        RecordBatch taken = output_table->take(rows);
+        RecordBatch batch;
+        batch.fields = fields;
+        batch.num_rows = static_cast<int64_t>(rows.size());
+        if (several) batch.columns.push_back(int32_array(rows.size(), static_cast<int32_t>(q)));
+        batch.columns.insert(batch.columns.end(), taken.columns.begin(), taken.columns.end());
+        batch.columns.push_back(float32_array(distance));
+        timed_output([&] { out.writer->write(batch); });
+        rows_out += rows.size();
+      }
+      timed_output([&] { out.finish(); });
+      if (report.filter)
+        stats.set_filter(render_filter_stats(*report.filter, true), render_filter_stats(*report.filter, false));
+      stats.add_section("search", search_stats(s, report, true), search_stats(s, report, false));
+      stats.report(rows_out);
+    };
+  });
+}
+
+}  // namespace lance::app

@@ -1,0 +1,63 @@
+// Nearest-neighbour search over a table's vector column (`lance-cli search`): exact search
+// (every visible row's distance, as LanceDB's `vectorSearch(v).bypassVectorIndex()`), with a
+// prefilter (LanceDB's default: the k nearest of the rows that match) or a postfilter (the k
+// nearest rows, then those that match). Semantics: upstream rust/lance/src/dataset/scanner.rs
+// (`nearest`, `prefilter`), the flat KNN of rust/lance-index/src/vector/flat.rs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/filtered_read.h"
+#include "array/types.h"
+#include "format/schema.h"
+#include "index/distance.h"
+#include "index/top_k.h"
+
+namespace lance::app {
+
+/// A column search can read: a top-level fixed_size_list of float16, float32 or float64.
+struct VectorColumn {
+  std::string name;
+  TypeId element = TypeId::float32;
+  int32_t dim = 0;
+};
+
+/// The vector columns of `schema`, in schema order.
+std::vector<VectorColumn> vector_columns(const format::Schema& schema);
+
+/// The column `name`, or with none named the schema's only vector column. Throws
+/// Error(usage) naming the candidates when there is none or several, or when `name` is not a
+/// vector column (with the closest name when it is not a column at all).
+VectorColumn choose_vector_column(const format::Schema& schema, const std::optional<std::string>& name);
+
+/// One query vector from JSON text ("[0.1, 0.2]"); throws Error(usage) "…: <why>" for text
+/// that is not a flat array of numbers.
+std::vector<double> parse_query_vector(const std::string& text);
+
+struct VectorSearch {
+  VectorColumn column;
+  std::vector<std::vector<double>> queries;  ///< each column.dim values
+  uint64_t k = 10;
+  index::Metric metric = index::Metric::l2;
+  std::optional<std::string> filter;  ///< Lance filter expression
+  bool postfilter = false;            ///< filter the k nearest instead of searching the matching rows
+  bool use_scalar_indices = true;     ///< the prefilter may use the table's scalar indices
+};
+
+/// What a search did besides its answer.
+struct SearchReport {
+  uint64_t rows_compared = 0;  ///< vectors whose distance was computed (per query)
+  std::optional<FilterReport> filter;
+  index::Kernel kernel = index::Kernel::portable;
+};
+
+/// For each query, its k nearest rows (table row numbers: visible rows in scan order) with
+/// their distances, nearest first; null vectors are never returned. Throws Error(usage) for
+/// a query of the wrong length.
+std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
+                                                       SearchReport& report);
+
+}  // namespace lance::app
