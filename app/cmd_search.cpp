@@ -18,6 +18,8 @@
 #include "app/storage_config.h"
 #include "app/vector_search.h"
 #include "common/cancel.h"
+#include "dataset/dataset.h"
+#include "index/row_addresses.h"
 
 namespace lance::app {
 
@@ -34,6 +36,8 @@ struct SearchArgs {
   bool postfilter = false;
   bool exact = false;
   bool no_index = false;
+  bool with_row_id = false;
+  std::optional<float> min_distance, max_distance;
 };
 
 /// The whole of FILE (- = standard input).
@@ -119,13 +123,64 @@ FieldPtr make_field(std::string name, TypeId id, bool nullable) {
   return f;
 }
 
-/// The output fields: query_index (several queries), the projection, _distance.
-std::vector<FieldPtr> result_fields(const std::vector<FieldPtr>& projected, bool several) {
+/// Where each output column comes from: the taken table columns (their index), _distance or
+/// _rowid. -c may name _distance and _rowid among the table's columns (at their place);
+/// otherwise _distance comes after the table's columns, then _rowid with --with-row-id.
+struct ResultLayout {
+  static constexpr int kDistance = -1, kRowId = -2;
+  std::vector<std::string> table_columns;  ///< for the output table (empty: all)
+  bool no_table_column = false;            ///< -c named only _distance/_rowid
+  std::vector<int> order;                  ///< filled by `complete`
+  bool with_row_id = false;
+
+  ResultLayout(const std::vector<std::string>& requested, bool row_id) : with_row_id(row_id) {
+    for (const auto& c : requested)
+      if (c == "_rowid")
+        with_row_id = true;
+      else if (c != "_distance")
+        table_columns.push_back(c);
+    no_table_column = !requested.empty() && table_columns.empty();
+    requested_ = requested;
+  }
+
+  /// The order, once the output table's `fields` are known.
+  void complete(size_t fields) {
+    int next = 0;
+    bool distance = false, row_id = false;
+    if (requested_.empty())
+      for (size_t i = 0; i < fields; ++i) order.push_back(next++);
+    for (const auto& c : requested_) {
+      if (c == "_distance") distance = true;
+      if (c == "_rowid") row_id = true;
+      order.push_back(c == "_distance" ? kDistance : c == "_rowid" ? kRowId : next++);
+    }
+    if (!distance) order.push_back(kDistance);
+    if (with_row_id && !row_id) order.push_back(kRowId);
+  }
+
+ private:
+  std::vector<std::string> requested_;
+};
+
+/// The output fields: query_index (several queries), then the layout's columns.
+std::vector<FieldPtr> result_fields(const std::vector<FieldPtr>& table, const ResultLayout& layout, bool several) {
   std::vector<FieldPtr> out;
   if (several) out.push_back(make_field("query_index", TypeId::int32, false));
-  out.insert(out.end(), projected.begin(), projected.end());
-  out.push_back(make_field("_distance", TypeId::float32, true));
+  for (const int at : layout.order)
+    out.push_back(at == ResultLayout::kDistance ? make_field("_distance", TypeId::float32, true)
+                  : at == ResultLayout::kRowId  ? make_field("_rowid", TypeId::uint64, true)
+                                                : table.at(static_cast<size_t>(at)));
   return out;
+}
+
+ArrayPtr uint64_array(const std::vector<uint64_t>& values) {
+  auto a = std::make_shared<ArrayData>();
+  a->type = make_type(TypeId::uint64);
+  a->length = static_cast<int64_t>(values.size());
+  auto bytes = std::make_shared<Bytes>(values.size() * 8);
+  if (!values.empty()) std::memcpy(bytes->data(), values.data(), bytes->size());
+  a->buffers.push_back(std::move(bytes));
+  return a;
 }
 
 std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json) {
@@ -161,7 +216,11 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
                   "Only rows matching this Lance filter: the k nearest of the matching rows (a prefilter, "
                   "LanceDB's default)");
   cmd->add_flag("--postfilter", a.postfilter, "Apply --filter to the k nearest rows instead (may return fewer than k)");
+  cmd->add_option("--min-distance", a.min_distance, "Only rows at this distance or farther (LanceDB's distanceRange)");
+  cmd->add_option("--max-distance", a.max_distance, "Only rows nearer than this distance (LanceDB's distanceRange)");
   cmd->add_flag("--exact", a.exact, "Compute every row's distance (LanceDB's bypassVectorIndex)");
+  cmd->add_flag("--with-row-id", a.with_row_id,
+                "Add a _rowid column: each row's Lance row address (fragment id << 32 | offset)");
   cmd->add_flag("--no-index", a.no_index, "Evaluate --filter without the dataset's scalar indices (the same rows)");
 }
 
@@ -196,21 +255,36 @@ void register_search(CLI::App& app, CommandRunner& run) {
       const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
         return open_table(in, *version, cols, std::nullopt);
       };
-      auto output_table = reopen(args->columns);
+      ResultLayout layout(args->columns, search->with_row_id);
+      auto output_table = reopen(layout.table_columns);
       VectorSearch s;
-      s.column = choose_vector_column(output_table->schema(), search->column);
-      s.queries = query_vectors(*search, s.column.dim);
+      // The dimension of raw float32 queries is the column's: choose it first.
+      std::optional<size_t> dim;
+      std::vector<std::vector<double>> queries;
+      if (search->vector_format != "f32") {
+        queries = query_vectors(*search, 0);
+        if (!queries.empty()) dim = queries[0].size();
+      }
+      s.column = choose_vector_column(output_table->schema(), search->column, dim);
+      s.queries = search->vector_format == "f32" ? query_vectors(*search, s.column.dim) : std::move(queries);
       if (s.queries.empty()) throw_usage("--vector-file {}: no query vector in it", search->vector_file);
       s.k = search->k;
       s.metric = search->metric ? *index::parse_metric(*search->metric) : index::Metric::l2;
       s.filter = search->filter;
       s.postfilter = search->postfilter;
       s.use_scalar_indices = !search->no_index;
+      s.min_distance = search->min_distance;
+      s.max_distance = search->max_distance;
       SearchReport report;
       const auto results = exact_search(reopen, s, report);
       const bool several = s.queries.size() > 1;
       Output out(*args, output_table->schema().metadata);
-      const std::vector<FieldPtr> fields = result_fields(output_table->fields(), several);
+      std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table->fields();
+      layout.complete(table_fields.size());
+      const std::vector<FieldPtr> fields = result_fields(table_fields, layout, several);
+      std::optional<index::RowAddresses> addresses;
+      if (auto* ds = dynamic_cast<dataset::DatasetRowReader*>(output_table.get()); ds && layout.with_row_id)
+        addresses.emplace(ds->dataset());
       out.writer->begin(fields);
       uint64_t rows_out = 0;
       for (size_t q = 0; q < results.size(); ++q) {
@@ -221,13 +295,23 @@ void register_search(CLI::App& app, CommandRunner& run) {
           rows.push_back(n.row);
           distance.push_back(n.distance);
         }
-        RecordBatch taken = output_table->take(rows);
+        RecordBatch taken;
+        if (!layout.no_table_column) taken = output_table->take(rows);
         RecordBatch batch;
         batch.fields = fields;
         batch.num_rows = static_cast<int64_t>(rows.size());
         if (several) batch.columns.push_back(int32_array(rows.size(), static_cast<int32_t>(q)));
-        batch.columns.insert(batch.columns.end(), taken.columns.begin(), taken.columns.end());
-        batch.columns.push_back(float32_array(distance));
+        for (const int at : layout.order) {
+          if (at == ResultLayout::kDistance) {
+            batch.columns.push_back(float32_array(distance));
+          } else if (at == ResultLayout::kRowId) {
+            std::vector<uint64_t> ids;
+            for (const uint64_t r : rows) ids.push_back(addresses ? addresses->address(r) : r);
+            batch.columns.push_back(uint64_array(ids));
+          } else {
+            batch.columns.push_back(taken.columns.at(static_cast<size_t>(at)));
+          }
+        }
         timed_output([&] { out.writer->write(batch); });
         rows_out += rows.size();
       }

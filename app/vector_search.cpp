@@ -1,6 +1,7 @@
 #include "app/vector_search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 
 #include <fmt/format.h>
@@ -30,12 +31,20 @@ std::string candidates_text(const std::vector<VectorColumn>& columns) {
 /// The k nearest rows of one query, fed batch by batch.
 class QueryState {
  public:
-  QueryState(const VectorColumn& column, const std::vector<double>& query, uint64_t k)
-      : best_(static_cast<size_t>(std::min<uint64_t>(k, SIZE_MAX))), dim_(static_cast<size_t>(column.dim)) {
-    if (column.element == TypeId::float64)
-      q64_ = query;
-    else
-      for (double v : query) q32_.push_back(static_cast<float>(v));
+  QueryState(const VectorSearch& search, const std::vector<double>& query)
+      : best_(static_cast<size_t>(std::min<uint64_t>(search.k, SIZE_MAX))),
+        dim_(static_cast<size_t>(search.column.dim)),
+        min_(search.min_distance.value_or(-INFINITY)),
+        max_(search.max_distance.value_or(NAN)) {
+    const VectorColumn& column = search.column;
+    // As LanceDB: the query travels as float32, then takes the column's element type.
+    for (double v : query) {
+      const auto f = static_cast<float>(v);
+      if (column.element == TypeId::float64)
+        q64_.push_back(f);
+      else
+        q32_.push_back(column.element == TypeId::float16 ? half_to_float(double_to_half(f)) : f);
+    }
   }
 
   /// `n` vectors (float32, or float64 when `f64`), rows[i] their row numbers; `valid[i]`
@@ -47,8 +56,8 @@ class QueryState {
       index::distances(m, q64_.data(), static_cast<const double*>(vectors), n, dim_, scratch.data());
     else
       index::distances(m, q32_.data(), static_cast<const float*>(vectors), n, dim_, scratch.data());
-    for (size_t i = 0; i < n; ++i)
-      if (valid[i]) best_.push(scratch[i], rows[i]);
+    for (size_t i = 0; i < n; ++i)  // a NaN distance (cosine of a zero vector) is no neighbour
+      if (valid[i] && scratch[i] >= min_ && !(scratch[i] >= max_)) best_.push(scratch[i], rows[i]);
   }
 
   std::vector<index::Neighbor> result() const { return best_.sorted(); }
@@ -56,6 +65,7 @@ class QueryState {
  private:
   index::TopK best_;
   size_t dim_;
+  float min_, max_;  ///< the distance range: min ≤ d < max (no max: NaN); a NaN distance is in none
   std::vector<float> q32_;
   std::vector<double> q64_;
 };
@@ -101,7 +111,8 @@ std::vector<VectorColumn> vector_columns(const format::Schema& schema) {
   return out;
 }
 
-VectorColumn choose_vector_column(const format::Schema& schema, const std::optional<std::string>& name) {
+VectorColumn choose_vector_column(const format::Schema& schema, const std::optional<std::string>& name,
+                                  std::optional<size_t> query_dim) {
   const auto columns = vector_columns(schema);
   if (name) {
     for (const auto& c : columns)
@@ -114,9 +125,14 @@ VectorColumn choose_vector_column(const format::Schema& schema, const std::optio
                 columns.empty() ? "" : "; vector columns: " + candidates_text(columns));
   }
   if (columns.empty()) throw_usage("the table has no vector column (fixed_size_list of float16/32/64)");
-  if (columns.size() > 1)
-    throw_usage("the table has several vector columns ({}): choose one with --column", candidates_text(columns));
-  return columns[0];
+  if (columns.size() == 1) return columns[0];
+  std::vector<VectorColumn> fitting;
+  for (const auto& c : columns)
+    if (query_dim && static_cast<size_t>(c.dim) == *query_dim) fitting.push_back(c);
+  if (fitting.size() == 1) return fitting[0];
+  throw_usage("the table has several vector columns{} ({}): choose one with --column",
+              fitting.empty() ? "" : fmt::format(" of dimension {}", *query_dim),
+              candidates_text(fitting.empty() ? columns : fitting));
 }
 
 std::vector<double> parse_query_vector(const std::string& text) {
@@ -146,7 +162,7 @@ std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen
                   column.name, column.dim);
   report.kernel = column.element == TypeId::float64 ? index::Kernel::portable : index::best_kernel();
   std::vector<QueryState> states;
-  for (const auto& q : search.queries) states.emplace_back(column, q, search.k);
+  for (const auto& q : search.queries) states.emplace_back(search, q);
   auto vectors = reopen({column.name});
   std::vector<float> scratch;
   std::vector<uint64_t> rows;

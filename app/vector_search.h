@@ -28,10 +28,12 @@ struct VectorColumn {
 /// The vector columns of `schema`, in schema order.
 std::vector<VectorColumn> vector_columns(const format::Schema& schema);
 
-/// The column `name`, or with none named the schema's only vector column. Throws
-/// Error(usage) naming the candidates when there is none or several, or when `name` is not a
-/// vector column (with the closest name when it is not a column at all).
-VectorColumn choose_vector_column(const format::Schema& schema, const std::optional<std::string>& name);
+/// The column `name`; with none named, the schema's only vector column, or the only one whose
+/// dimension is `query_dim` (as LanceDB picks). Throws Error(usage) naming the candidates
+/// when that leaves none or several, or when `name` is not a vector column (with the closest
+/// name when it is not a column at all).
+VectorColumn choose_vector_column(const format::Schema& schema, const std::optional<std::string>& name,
+                                  std::optional<size_t> query_dim);
 
 /// One query vector from JSON text ("[0.1, 0.2]"); throws Error(usage) "…: <why>" for text
 /// that is not a flat array of numbers.
@@ -45,6 +47,8 @@ struct VectorSearch {
   std::optional<std::string> filter;  ///< Lance filter expression
   bool postfilter = false;            ///< filter the k nearest instead of searching the matching rows
   bool use_scalar_indices = true;     ///< the prefilter may use the table's scalar indices
+  /// Only distances d with min ≤ d < max (LanceDB's `distanceRange`).
+  std::optional<float> min_distance, max_distance;
 };
 
 /// What a search did besides its answer.
@@ -55,7 +59,10 @@ struct SearchReport {
 };
 
 /// For each query, its k nearest rows (table row numbers: visible rows in scan order) with
-/// their distances, nearest first; null vectors are never returned. Throws Error(usage) for
+/// their distances, nearest first (equal distances in row order). As LanceDB: the query is
+/// rounded to float32, then to the column's element type; float16 vectors are compared in
+/// float32; null vectors, and rows whose distance is NaN (cosine with a zero vector), are
+/// never returned. Throws Error(usage) for
 /// a query of the wrong length.
 std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
                                                        SearchReport& report);

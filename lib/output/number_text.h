@@ -19,9 +19,6 @@ void append_float32_text(std::string& out, float value);
 /// back as the same half.
 void append_float16_text(std::string& out, uint16_t bits);
 
-/// Rounds a double to the nearest binary16 (ties to even); overflow gives an infinity.
-uint16_t double_to_half(double value);
-
 /// Appends a two's-complement little-endian integer of `num_words` 64-bit words (2 for
 /// decimal128, 4 for decimal256) as a decimal with `scale` fraction digits
 /// (`-1250`, scale 2 → `-12.50`; scale -2 → `-125000`).

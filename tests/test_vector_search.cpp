@@ -1,0 +1,166 @@
+// `search`: LanceDB's answers (data/vectors/goldens.json, scripts/gen-vectors.mjs) for exact
+// search on every vector type and metric, prefilters and postfilters, projections, and what
+// LanceDB rejects; the distance kernels and the top-k heap.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_env.h"
+#include "cli_runner.h"
+#include "fixtures.h"
+#include "index/distance.h"
+#include "index/top_k.h"
+#include "vector_goldens.h"
+
+using namespace lance::testing;  // NOLINT: the test helpers
+using lance::index::Kernel;
+using lance::index::Metric;
+using Json = nlohmann::json;
+
+namespace {
+
+bool on_plain(const Json& c) { return c.at("table") == "plain"; }
+
+}  // namespace
+
+TEST_CASE("search: exact search gives LanceDB's rows and distances", "[search][golden]") {
+  size_t checked = 0;
+  for (const auto& c : vector_goldens().at("cases")) {
+    if (!on_plain(c) || c.contains("error") || c.contains("jsonl")) continue;
+    INFO(c.at("name").get<std::string>() << "\n" << c.at("call").get<std::string>());
+    auto r = run_cli(search_args(c, true));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(compare_with_lance(c, parse_search_rows(r.out)) == "");
+    ++checked;
+  }
+  CHECK(checked > 150);
+}
+
+TEST_CASE("search: projections, _distance and _rowid are LanceDB's rows exactly", "[search][golden]") {
+  size_t checked = 0;
+  for (const auto& c : vector_goldens().at("cases")) {
+    if (!c.contains("jsonl")) continue;
+    INFO(c.at("name").get<std::string>() << "\n" << c.at("call").get<std::string>());
+    auto r = run_cli(search_args(c, false));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    // Every column as LanceDB renders it, in its order; _distance within float rounding.
+    const auto got = lines(r.out);
+    const auto want = lines(read_text(source_path("data/vectors/" + c.at("jsonl").get<std::string>())));
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      auto g = nlohmann::ordered_json::parse(got[i]);
+      auto w = nlohmann::ordered_json::parse(want[i]);
+      CHECK(std::fabs(g.at("_distance").get<double>() - w.at("_distance").get<double>()) <=
+            1e-4 * std::fabs(w.at("_distance").get<double>()));
+      g["_distance"] = 0;
+      w["_distance"] = 0;
+      CHECK(g.dump() == w.dump());
+    }
+    ++checked;
+  }
+  CHECK(checked >= 6);
+}
+
+TEST_CASE("search: what LanceDB rejects is a usage error", "[search][golden]") {
+  size_t checked = 0;
+  for (const auto& c : vector_goldens().at("cases")) {
+    if (!c.contains("error")) continue;
+    INFO(c.at("name").get<std::string>() << ": LanceDB says " << c.at("error").get<std::string>());
+    auto r = run_cli(search_args(c, true));
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    ++checked;
+  }
+  CHECK(checked >= 5);
+}
+
+TEST_CASE("search: query input as JSON lines and raw float32, several queries", "[search]") {
+  const std::string table = source_path("data/vectors/plain");
+  const Json& q = vector_goldens().at("queries").at("vec");
+  std::string lines;
+  std::string raw;
+  for (size_t i = 0; i < 2; ++i) {
+    lines += q.at(i).at("vector").dump() + "\n";
+    for (const auto& v : q.at(i).at("vector")) {
+      const auto f = v.get<float>();
+      raw.append(reinterpret_cast<const char*>(&f), 4);
+    }
+  }
+  const TempDir dir("search-queries");
+  write_file(dir.file("q.jsonl"), lines);
+  write_file(dir.file("q.f32"), raw);
+  auto a = run_cli({"search", table, "--column", "vec", "--vector-file", "-", "-k", "3", "-c", "id"}, lines);
+  REQUIRE(a.exit_code == 0);
+  auto b = run_cli({"search", table, "--column", "vec", "--vector-file", dir.file("q.f32"), "--vector-format", "f32",
+                    "-k", "3", "-c", "id"});
+  REQUIRE(b.exit_code == 0);
+  CHECK(a.out == b.out);
+  CHECK(std::count(a.out.begin(), a.out.end(), '\n') == 6);
+  CHECK(a.out.rfind("{\"query_index\":0,\"id\":", 0) == 0);
+  CHECK(a.out.find("{\"query_index\":1,") != std::string::npos);
+  auto bad =
+      run_cli({"search", table, "--column", "vec", "--vector-file", dir.file("q.jsonl"), "--vector-format", "f32"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("float32 vectors") != std::string::npos);
+  auto none = run_cli({"search", table, "--column", "vec"});
+  CHECK(none.exit_code == 2);
+}
+
+TEST_CASE("distance kernels: every instruction set gives the portable path's bits", "[search][kernels]") {
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> u(-2, 2);
+  for (size_t dim : {1, 3, 8, 15, 16, 17, 31, 33, 100, 384}) {
+    const size_t n = 9;
+    std::vector<float> q(dim), v(n * dim);
+    for (auto& x : q) x = u(gen);
+    for (auto& x : v) x = u(gen);
+    for (Metric m : {Metric::l2, Metric::cosine, Metric::dot}) {
+      std::vector<float> base(n);
+      lance::index::distances(m, q.data(), v.data(), n, dim, base.data(), Kernel::portable);
+      for (Kernel k : {Kernel::avx2, Kernel::avx512}) {
+        std::vector<float> got(n);
+        lance::index::distances(m, q.data(), v.data(), n, dim, got.data(), k);
+        INFO("dim " << dim << " " << lance::index::metric_name(m) << " " << lance::index::kernel_name(k));
+        for (size_t i = 0; i < n; ++i) CHECK(std::memcmp(&got[i], &base[i], 4) == 0);
+      }
+      // And near the textbook value, summed in double.
+      for (size_t r = 0; r < n; ++r) {
+        double l2 = 0, dot = 0, qq = 0, xx = 0;
+        for (size_t i = 0; i < dim; ++i) {
+          const double a = q[i], b = v[r * dim + i];
+          l2 += (a - b) * (a - b);
+          dot += a * b;
+          qq += a * a;
+          xx += b * b;
+        }
+        const double want = m == Metric::l2 ? l2 : m == Metric::dot ? 1 - dot : 1 - dot / std::sqrt(qq * xx);
+        CHECK(std::fabs(base[r] - want) <= 1e-4 * std::max(1.0, std::fabs(want)));
+      }
+    }
+  }
+}
+
+TEST_CASE("top-k: the k nearest in order, ties by row, NaN last", "[search][kernels]") {
+  lance::index::TopK best(3);
+  for (uint64_t r = 0; r < 10; ++r) best.push(static_cast<float>((r * 7) % 10), r);
+  best.push(NAN, 99);
+  best.push(0, 20);
+  const auto got = best.sorted();
+  REQUIRE(got.size() == 3);
+  CHECK(got[0].row == 0);
+  CHECK(got[1].row == 20);
+  CHECK(got[2].distance == 1);
+  lance::index::TopK none(0);
+  none.push(1, 1);
+  CHECK(none.sorted().empty());
+}
