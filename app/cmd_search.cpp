@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
@@ -38,6 +39,7 @@ struct SearchArgs {
   bool no_index = false;
   bool with_row_id = false;
   std::optional<float> min_distance, max_distance;
+  std::optional<uint32_t> nprobes, refine_factor, ef;
 };
 
 /// The whole of FILE (- = standard input).
@@ -94,23 +96,14 @@ std::vector<std::vector<double>> query_vectors(const SearchArgs& a, int32_t dim)
   return out;
 }
 
-/// A float32 array of `values`.
-ArrayPtr float32_array(const std::vector<float>& values) {
+/// A primitive array of `values` (T = the C type of `id`), without nulls.
+template <typename T>
+ArrayPtr primitive_array(TypeId id, const std::vector<T>& values) {
   auto a = std::make_shared<ArrayData>();
-  a->type = make_type(TypeId::float32);
+  a->type = make_type(id);
   a->length = static_cast<int64_t>(values.size());
-  auto bytes = std::make_shared<Bytes>(values.size() * 4);
+  auto bytes = std::make_shared<Bytes>(values.size() * sizeof(T));
   if (!values.empty()) std::memcpy(bytes->data(), values.data(), bytes->size());
-  a->buffers.push_back(std::move(bytes));
-  return a;
-}
-
-ArrayPtr int32_array(size_t n, int32_t value) {
-  auto a = std::make_shared<ArrayData>();
-  a->type = make_type(TypeId::int32);
-  a->length = static_cast<int64_t>(n);
-  auto bytes = std::make_shared<Bytes>(n * 4);
-  for (size_t i = 0; i < n; ++i) std::memcpy(bytes->data() + i * 4, &value, 4);
   a->buffers.push_back(std::move(bytes));
   return a;
 }
@@ -173,26 +166,24 @@ std::vector<FieldPtr> result_fields(const std::vector<FieldPtr>& table, const Re
   return out;
 }
 
-ArrayPtr uint64_array(const std::vector<uint64_t>& values) {
-  auto a = std::make_shared<ArrayData>();
-  a->type = make_type(TypeId::uint64);
-  a->length = static_cast<int64_t>(values.size());
-  auto bytes = std::make_shared<Bytes>(values.size() * 8);
-  if (!values.empty()) std::memcpy(bytes->data(), values.data(), bytes->size());
-  a->buffers.push_back(std::move(bytes));
-  return a;
-}
 
 std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json) {
   if (json)
-    return nlohmann::json{{"method", "exact"},
-                          {"metric", index::metric_name(s.metric)},
+    return nlohmann::json{{"method", r.method},
+                          {"metric", index::metric_name(r.metric)},
                           {"queries", s.queries.size()},
+                          {"partitions_searched", r.ann.partitions_searched},
+                          {"codes_compared", r.ann.codes_compared},
                           {"rows_compared", r.rows_compared},
                           {"kernel", index::kernel_name(r.kernel)}}
         .dump();
-  return fmt::format("search: exact, {} distance over {} rows per query, {} queries ({} kernel)\n",
-                     index::metric_name(s.metric), r.rows_compared, s.queries.size(), index::kernel_name(r.kernel));
+  std::string index_part;
+  if (r.method != "exact")
+    index_part = fmt::format(", {} partitions searched, {} codes compared", r.ann.partitions_searched,
+                             r.ann.codes_compared);
+  return fmt::format("search: {}, {} distance, {} queries{}; exact distances of {} rows ({} kernel)\n", r.method,
+                     index::metric_name(r.metric), s.queries.size(), index_part, r.rows_compared,
+                     index::kernel_name(r.kernel));
 }
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
@@ -218,10 +209,36 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_flag("--postfilter", a.postfilter, "Apply --filter to the k nearest rows instead (may return fewer than k)");
   cmd->add_option("--min-distance", a.min_distance, "Only rows at this distance or farther (LanceDB's distanceRange)");
   cmd->add_option("--max-distance", a.max_distance, "Only rows nearer than this distance (LanceDB's distanceRange)");
-  cmd->add_flag("--exact", a.exact, "Compute every row's distance (LanceDB's bypassVectorIndex)");
+  cmd->add_flag("--exact", a.exact, "Compute every row's distance, without the column's vector index "
+                                    "(LanceDB's bypassVectorIndex)");
+  cmd->add_option("--nprobes", a.nprobes, "IVF partitions to search (default: 20, as LanceDB)")
+      ->transform(decimal_number())
+      ->check(CLI::Range(uint32_t{1}, uint32_t{1} << 24));
+  cmd->add_option("--refine-factor", a.refine_factor,
+                  "Take k × this candidates from the index and re-rank them by exact distance")
+      ->transform(decimal_number())
+      ->check(CLI::Range(uint32_t{1}, uint32_t{1} << 16));
+  cmd->add_option("--ef", a.ef, "HNSW search width (default: 1.5 × k × refine factor)")
+      ->transform(decimal_number())
+      ->check(CLI::Range(uint32_t{1}, uint32_t{1} << 24));
   cmd->add_flag("--with-row-id", a.with_row_id,
                 "Add a _rowid column: each row's Lance row address (fragment id << 32 | offset)");
   cmd->add_flag("--no-index", a.no_index, "Evaluate --filter without the dataset's scalar indices (the same rows)");
+}
+
+/// Through the column's vector index when the dataset has one (and --exact is not given,
+/// and no other metric is asked for: LanceDB then searches exactly), else exact.
+std::vector<std::vector<index::Neighbor>> run_search(const ReopenTable& reopen, dataset::TableReader& table,
+                                                     const VectorSearch& s, bool exact, SearchReport& report) {
+  auto* ds = dynamic_cast<dataset::DatasetRowReader*>(&table);
+  if (!exact && ds) {
+    if (const auto ix = find_vector_index(ds->dataset(), s.column)) {
+      if (!s.metric || *s.metric == ix->index->info().metric) return indexed_search(reopen, ds->dataset(), *ix, s, report);
+      spdlog::warn("search: index '{}' measures {} distance, not {}: searching every row instead, as LanceDB does",
+                   ix->name, index::metric_name(ix->index->info().metric), index::metric_name(*s.metric));
+    }
+  }
+  return exact_search(reopen, s, report);
 }
 
 }  // namespace
@@ -269,14 +286,17 @@ void register_search(CLI::App& app, CommandRunner& run) {
       s.queries = search->vector_format == "f32" ? query_vectors(*search, s.column.dim) : std::move(queries);
       if (s.queries.empty()) throw_usage("--vector-file {}: no query vector in it", search->vector_file);
       s.k = search->k;
-      s.metric = search->metric ? *index::parse_metric(*search->metric) : index::Metric::l2;
+      if (search->metric) s.metric = index::parse_metric(*search->metric);
+      s.nprobes = search->nprobes;
+      s.refine_factor = search->refine_factor;
+      s.ef = search->ef;
       s.filter = search->filter;
       s.postfilter = search->postfilter;
       s.use_scalar_indices = !search->no_index;
       s.min_distance = search->min_distance;
       s.max_distance = search->max_distance;
       SearchReport report;
-      const auto results = exact_search(reopen, s, report);
+      const auto results = run_search(reopen, *output_table, s, search->exact, report);
       const bool several = s.queries.size() > 1;
       Output out(*args, output_table->schema().metadata);
       std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table->fields();
@@ -300,14 +320,14 @@ void register_search(CLI::App& app, CommandRunner& run) {
         RecordBatch batch;
         batch.fields = fields;
         batch.num_rows = static_cast<int64_t>(rows.size());
-        if (several) batch.columns.push_back(int32_array(rows.size(), static_cast<int32_t>(q)));
+        if (several) batch.columns.push_back(primitive_array(TypeId::int32, std::vector<int32_t>(rows.size(), static_cast<int32_t>(q))));
         for (const int at : layout.order) {
           if (at == ResultLayout::kDistance) {
-            batch.columns.push_back(float32_array(distance));
+            batch.columns.push_back(primitive_array(TypeId::float32, distance));
           } else if (at == ResultLayout::kRowId) {
             std::vector<uint64_t> ids;
             for (const uint64_t r : rows) ids.push_back(addresses ? addresses->address(r) : r);
-            batch.columns.push_back(uint64_array(ids));
+            batch.columns.push_back(primitive_array(TypeId::uint64, ids));
           } else {
             batch.columns.push_back(taken.columns.at(static_cast<size_t>(at)));
           }

@@ -7,7 +7,15 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <set>
+
+#include <spdlog/spdlog.h>
+
 #include "common/closest_name.h"
+#include "dataset/indices.h"
+#include "dataset/manifest_file.h"
+#include "index/row_addresses.h"
+#include "io/remote/uri.h"
 #include "common/error.h"
 #include "common/float16.h"
 #include "read/reader_options.h"
@@ -153,64 +161,221 @@ std::vector<double> parse_query_vector(const std::string& text) {
   return out;
 }
 
+namespace {
+
+/// Exact distances of every query over chosen rows of the vector column.
+class ExactPass {
+ public:
+  ExactPass(const ReopenTable& reopen, const VectorSearch& search, index::Metric metric, SearchReport& report)
+      : search_(search), metric_(metric), report_(report), vectors_(reopen({search.column.name})) {
+    for (const auto& q : search.queries) states_.emplace_back(search, q);
+  }
+
+  /// Rows [begin, end) for every query.
+  void scan(uint64_t begin, uint64_t end) {
+    uint64_t base = begin;
+    vectors_->scan(begin, end, read::kDefaultBatchSize, [&](RecordBatch batch) {
+      const auto n = static_cast<uint64_t>(batch.num_rows);
+      rows_.resize(static_cast<size_t>(n));
+      for (uint64_t i = 0; i < n; ++i) rows_[static_cast<size_t>(i)] = base + i;
+      base += n;
+      add(batch, std::nullopt);
+    });
+  }
+
+  /// `rows` (any order) for every query, or for query `only`.
+  void take(const std::vector<uint64_t>& rows, std::optional<size_t> only = std::nullopt) {
+    size_t at = 0;
+    vectors_->take_batches(rows, read::kDefaultBatchSize, [&](RecordBatch batch) {
+      const auto n = static_cast<size_t>(batch.num_rows);
+      rows_.assign(rows.begin() + static_cast<std::ptrdiff_t>(at), rows.begin() + static_cast<std::ptrdiff_t>(at + n));
+      at += n;
+      add(batch, only);
+    });
+  }
+
+  std::vector<std::vector<index::Neighbor>> results() const {
+    std::vector<std::vector<index::Neighbor>> out;
+    for (const auto& s : states_) out.push_back(s.result());
+    return out;
+  }
+
+ private:
+  void add(const RecordBatch& batch, std::optional<size_t> only) {
+    VectorBatch vb = vector_batch(batch, search_.column);
+    for (size_t q = 0; q < states_.size(); ++q)
+      if (!only || *only == q) states_[q].add(metric_, vb.values, vb.f64, vb.rows, rows_, vb.valid, scratch_);
+    report_.rows_compared += vb.rows;
+  }
+
+  const VectorSearch& search_;
+  index::Metric metric_;
+  SearchReport& report_;
+  std::unique_ptr<dataset::TableReader> vectors_;
+  std::vector<QueryState> states_;
+  std::vector<float> scratch_;
+  std::vector<uint64_t> rows_;
+};
+
+/// The rows matching the prefilter, ascending.
+std::vector<uint64_t> prefilter_rows(const ReopenTable& reopen, const VectorSearch& search, SearchReport& report) {
+  FilteredRead fr;
+  fr.expression = *search.filter;
+  fr.use_indices = search.use_scalar_indices;
+  std::vector<uint64_t> rows;
+  report.filter = match_filtered(reopen, fr, [&](std::vector<uint64_t> matched) {
+    rows.insert(rows.end(), matched.begin(), matched.end());
+    return true;
+  });
+  return rows;
+}
+
+/// Keeps the results whose rows match the postfilter.
+void apply_postfilter(const ReopenTable& reopen, const std::string& filter,
+                      std::vector<std::vector<index::Neighbor>>& results) {
+  for (auto& result : results) {
+    std::vector<uint64_t> rows;
+    for (const auto& n : result) rows.push_back(n.row);
+    const std::vector<bool> keep = rows_matching(reopen, filter, rows);
+    std::vector<index::Neighbor> kept;
+    for (size_t i = 0; i < result.size(); ++i)
+      if (keep[i]) kept.push_back(result[i]);
+    result = std::move(kept);
+  }
+}
+
+void check_query_dims(const VectorSearch& search) {
+  for (size_t q = 0; q < search.queries.size(); ++q)
+    if (search.queries[q].size() != static_cast<size_t>(search.column.dim))
+      throw_usage("query {} has {} values; column '{}' holds vectors of dimension {}", q, search.queries[q].size(),
+                  search.column.name, search.column.dim);
+}
+
+}  // namespace
+
 std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
                                                        SearchReport& report) {
-  const VectorColumn& column = search.column;
-  for (size_t q = 0; q < search.queries.size(); ++q)
-    if (search.queries[q].size() != static_cast<size_t>(column.dim))
-      throw_usage("query {} has {} values; column '{}' holds vectors of dimension {}", q, search.queries[q].size(),
-                  column.name, column.dim);
-  report.kernel = column.element == TypeId::float64 ? index::Kernel::portable : index::best_kernel();
-  std::vector<QueryState> states;
-  for (const auto& q : search.queries) states.emplace_back(search, q);
-  auto vectors = reopen({column.name});
-  std::vector<float> scratch;
-  std::vector<uint64_t> rows;
-  auto add = [&](const RecordBatch& batch) {
-    VectorBatch vb = vector_batch(batch, column);
-    for (auto& s : states) s.add(search.metric, vb.values, vb.f64, vb.rows, rows, vb.valid, scratch);
-    report.rows_compared += vb.rows;
-  };
+  check_query_dims(search);
+  const index::Metric metric = search.metric.value_or(index::Metric::l2);
+  report.method = "exact";
+  report.metric = metric;
+  report.kernel = search.column.element == TypeId::float64 ? index::Kernel::portable : index::best_kernel();
+  ExactPass pass(reopen, search, metric, report);
   const bool prefilter = search.filter && !search.postfilter;
   if (prefilter) {
-    FilteredRead fr;
-    fr.expression = *search.filter;
-    fr.use_indices = search.use_scalar_indices;
-    report.filter = match_filtered(reopen, fr, [&](std::vector<uint64_t> matched) {
-      size_t at = 0;
-      vectors->take_batches(matched, read::kDefaultBatchSize, [&](RecordBatch batch) {
-        const auto n = static_cast<size_t>(batch.num_rows);
-        rows.assign(matched.begin() + static_cast<std::ptrdiff_t>(at),
-                    matched.begin() + static_cast<std::ptrdiff_t>(at + n));
-        at += n;
-        add(batch);
-      });
-      return true;
-    });
+    pass.take(prefilter_rows(reopen, search, report));
   } else {
-    uint64_t base = 0;
-    vectors->scan(0, vectors->num_rows(), read::kDefaultBatchSize, [&](RecordBatch batch) {
-      const auto n = static_cast<uint64_t>(batch.num_rows);
-      rows.resize(static_cast<size_t>(n));
-      for (uint64_t i = 0; i < n; ++i) rows[static_cast<size_t>(i)] = base + i;
-      base += n;
-      add(batch);
-    });
+    auto any = reopen({search.column.name});
+    pass.scan(0, any->num_rows());
+  }
+  auto out = pass.results();
+  if (search.filter && search.postfilter) apply_postfilter(reopen, *search.filter, out);
+  return out;
+}
+
+std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reopen, const dataset::Dataset& ds,
+                                                         const ColumnIndex& column_index, const VectorSearch& search,
+                                                         SearchReport& report) {
+  check_query_dims(search);
+  const index::VectorIndex& ix = *column_index.index;
+  const index::Metric metric = ix.info().metric;
+  report.method = fmt::format("{} index '{}'", ix.info().type, column_index.name);
+  report.metric = metric;
+  report.kernel = index::best_kernel();
+  const index::RowAddresses addresses(ds);
+  const bool prefilter = search.filter && !search.postfilter;
+  std::vector<uint64_t> matched;
+  if (prefilter) matched = prefilter_rows(reopen, search, report);
+  // Rows the index may return: not deleted (nor in a fragment gone since), and matching.
+  bool any_deleted = false;
+  for (size_t i = 0; i < ds.fragments().size(); ++i)
+    if (ds.fragments()[i].deletion && column_index.fragments.count(static_cast<uint32_t>(ds.fragments()[i].id)))
+      any_deleted = true;
+  index::AdmitRow admit;
+  if (prefilter || any_deleted || column_index.fragments_gone)
+    admit = [&](uint64_t address) {
+      const auto row = addresses.row(address);
+      return row && (!prefilter || std::binary_search(matched.begin(), matched.end(), *row));
+    };
+  // Fragments the index does not cover are searched exactly, and then every candidate's
+  // distance is recomputed (as Lance does); so are the candidates of a refine.
+  std::vector<std::pair<uint64_t, uint64_t>> unindexed;
+  for (size_t i = 0; i < ds.fragments().size(); ++i)
+    if (!column_index.fragments.count(static_cast<uint32_t>(ds.fragments()[i].id)) && ds.live_rows()[i])
+      unindexed.emplace_back(addresses.first_row(i), addresses.first_row(i) + ds.live_rows()[i]);
+  const bool recompute = search.refine_factor || !unindexed.empty();
+  std::vector<std::vector<index::Neighbor>> candidates;
+  for (const auto& q : search.queries) {
+    std::vector<float> q32;
+    for (const double v : q) q32.push_back(static_cast<float>(v));
+    index::AnnQuery aq;
+    aq.vector = q32;
+    aq.k = search.k;
+    aq.refine_factor = search.refine_factor.value_or(1);
+    if (search.nprobes) aq.minimum_nprobes = aq.maximum_nprobes = *search.nprobes;
+    aq.ef = search.ef;
+    std::vector<index::Neighbor> found;
+    for (auto n : ix.search(aq, admit, report.ann))  // addresses → row numbers (admitted ones are visible)
+      if (const auto row = addresses.row(n.row)) found.push_back({n.distance, *row});
+    candidates.push_back(std::move(found));
   }
   std::vector<std::vector<index::Neighbor>> out;
-  for (const auto& s : states) out.push_back(s.result());
-  if (search.filter && search.postfilter) {
-    for (auto& result : out) {
-      std::vector<uint64_t> candidate_rows;
-      for (const auto& n : result) candidate_rows.push_back(n.row);
-      const std::vector<bool> keep = rows_matching(reopen, *search.filter, candidate_rows);
-      std::vector<index::Neighbor> kept;
-      for (size_t i = 0; i < result.size(); ++i)
-        if (keep[i]) kept.push_back(result[i]);
-      result = std::move(kept);
+  if (!recompute) {
+    for (auto& c : candidates) {
+      if (c.size() > search.k) c.resize(static_cast<size_t>(search.k));
+      out.push_back(std::move(c));
     }
+  } else {
+    ExactPass pass(reopen, search, metric, report);
+    for (const auto& [begin, end] : unindexed) {
+      if (!prefilter) {
+        pass.scan(begin, end);
+        continue;
+      }
+      const auto lo = std::lower_bound(matched.begin(), matched.end(), begin);
+      const auto hi = std::lower_bound(matched.begin(), matched.end(), end);
+      pass.take(std::vector<uint64_t>(lo, hi));
+    }
+    for (size_t q = 0; q < candidates.size(); ++q) {
+      std::vector<uint64_t> rows;
+      for (const auto& n : candidates[q]) rows.push_back(n.row);
+      pass.take(rows, q);
+    }
+    out = pass.results();
   }
+  if (search.filter && search.postfilter) apply_postfilter(reopen, *search.filter, out);
   return out;
+}
+
+std::optional<ColumnIndex> find_vector_index(const dataset::Dataset& ds, const VectorColumn& column) {
+  if (ds.manifest().reader_feature_flags & dataset::feature::kStableRowIds) {
+    spdlog::debug("{}: stable row ids: the vector index names row ids, not addresses; not used", ds.path());
+    return std::nullopt;
+  }
+  const format::LanceField* field = ds.schema().find(column.name);
+  if (!field) return std::nullopt;
+  const auto file = dataset::read_manifest_file(ds.manifest().path, ds.store());
+  for (const auto& info : dataset::parse_indices(file)) {
+    if (info.type_url != "/lance.index.pb.VectorIndexDetails" || info.field_ids.empty() ||
+        info.field_ids[0] != field->id)
+      continue;
+    ColumnIndex out;
+    out.name = info.name;
+    out.type = info.type;
+    for (const uint32_t id : info.fragment_ids) out.fragments.insert(id);
+    std::set<uint32_t> present;
+    for (const auto& f : ds.fragments()) present.insert(static_cast<uint32_t>(f.id));
+    for (const uint32_t id : out.fragments)
+      if (!present.count(id)) out.fragments_gone = true;
+    index::IndexLocation where;
+    where.dir = io::join_path(io::join_path(ds.path(), dataset::kIndicesDir), info.uuid);
+    where.what = fmt::format("index '{}' ({} on {})", info.name, info.type, column.name);
+    where.store = &ds.store();
+    where.options = ds.reader_options();
+    out.index = std::make_shared<index::VectorIndex>(where);
+    return out;
+  }
+  return std::nullopt;
 }
 
 }  // namespace lance::app

@@ -6,15 +6,19 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/filtered_read.h"
+#include "dataset/dataset.h"
 #include "array/types.h"
 #include "format/schema.h"
 #include "index/distance.h"
 #include "index/top_k.h"
+#include "index/vector_index.h"
 
 namespace lance::app {
 
@@ -43,17 +47,23 @@ struct VectorSearch {
   VectorColumn column;
   std::vector<std::vector<double>> queries;  ///< each column.dim values
   uint64_t k = 10;
-  index::Metric metric = index::Metric::l2;
+  std::optional<index::Metric> metric;  ///< empty: the index's, or l2 without one
   std::optional<std::string> filter;  ///< Lance filter expression
   bool postfilter = false;            ///< filter the k nearest instead of searching the matching rows
   bool use_scalar_indices = true;     ///< the prefilter may use the table's scalar indices
   /// Only distances d with min ≤ d < max (LanceDB's `distanceRange`).
   std::optional<float> min_distance, max_distance;
+  std::optional<uint32_t> nprobes;        ///< partitions to search (LanceDB's default: 20)
+  std::optional<uint32_t> refine_factor;  ///< k × this candidates, re-ranked by exact distance
+  std::optional<uint32_t> ef;             ///< HNSW beam width
 };
 
 /// What a search did besides its answer.
 struct SearchReport {
-  uint64_t rows_compared = 0;  ///< vectors whose distance was computed (per query)
+  std::string method;          ///< "exact", or "IVF_PQ index 'v_idx'"
+  index::Metric metric = index::Metric::l2;
+  uint64_t rows_compared = 0;  ///< vectors whose exact distance was computed (all queries)
+  index::AnnCounters ann;      ///< the index's partitions and codes (all queries)
   std::optional<FilterReport> filter;
   index::Kernel kernel = index::Kernel::portable;
 };
@@ -66,5 +76,26 @@ struct SearchReport {
 /// a query of the wrong length.
 std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
                                                        SearchReport& report);
+
+/// The vector index of a column, opened.
+struct ColumnIndex {
+  std::string name, type;
+  std::set<uint32_t> fragments;  ///< the fragments it covers
+  bool fragments_gone = false;   ///< it covers fragments this version no longer has
+  std::shared_ptr<index::VectorIndex> index;
+};
+
+/// The vector index of `column` in `ds`'s version, opened; nothing when it has none (or rows
+/// are named by stable row ids). Throws Error(unsupported) for an index kind not read.
+std::optional<ColumnIndex> find_vector_index(const dataset::Dataset& ds, const VectorColumn& column);
+
+/// Lance's search through `index` (LanceDB's `vectorSearch(v)` with the index's metric): the
+/// index's candidates for the fragments it covers (deleted rows and the prefilter's misses
+/// never admitted), exact search over the fragments it does not cover, and exact distances
+/// for all candidates when there are such fragments or a refine factor; else the index's
+/// approximate distances. Results as exact_search's.
+std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reopen, const dataset::Dataset& ds,
+                                                         const ColumnIndex& index, const VectorSearch& search,
+                                                         SearchReport& report);
 
 }  // namespace lance::app

@@ -69,4 +69,14 @@ RecordBatch IndexFile::take(const std::vector<std::string>& columns, std::span<c
   return guarded([&] { return read::FileRowReader(file_, fields, options_).take(rows); });
 }
 
+Bytes IndexFile::global_buffer(size_t i) const {
+  const auto& buffers = file_->global_buffers();
+  if (i >= buffers.size()) throw_corrupt("{}: no global buffer {} (the file has {})", what_, i, buffers.size());
+  try {
+    return file_->io().read_range(buffers[i]);
+  } catch (const Error& e) {
+    rethrow_as_damaged(e, what_);
+  }
+}
+
 }  // namespace lance::index

@@ -51,6 +51,9 @@ class IndexFile {
   RecordBatch read(const std::vector<std::string>& columns, uint64_t begin, uint64_t end) const;
   /// The given rows (ascending or not) of the named columns.
   RecordBatch take(const std::vector<std::string>& columns, std::span<const uint64_t> rows) const;
+  /// Global buffer `i` of the file (0 holds the file descriptor). Throws Error(corrupt) when
+  /// the file has no such buffer.
+  Bytes global_buffer(size_t i) const;
   /// "index 'x' (BTREE on id): _indices/…/page_data.lance" — for messages.
   const std::string& what() const { return what_; }
 

@@ -1,0 +1,542 @@
+#include "index/vector_index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "common/float16.h"
+#include "index_details.pb.h"
+
+namespace lance::index {
+
+namespace {
+
+using Json = nlohmann::json;
+
+/// One partition's rows, decoded: storage row j is HNSW node j.
+}  // namespace
+
+struct VectorIndex::Partition {
+  std::vector<uint64_t> addresses;  ///< `_rowid` of each row
+  std::vector<float> vectors;       ///< flat: rows × dim (as stored: normalized for cosine)
+  std::vector<uint8_t> codes;       ///< pq: rows × code bytes (per row); sq: rows × dim
+  /// HNSW: the neighbours of each node, level 0 first (level 0 indexed by node; upper levels
+  /// keyed by node).
+  std::vector<std::vector<uint32_t>> level0;
+  std::vector<std::unordered_map<uint32_t, std::vector<uint32_t>>> upper;
+  uint32_t entry_point = 0;
+};
+
+namespace {
+
+std::string meta(const format::Schema& s, const std::string& key, const std::string& what) {
+  const auto it = s.metadata.find(key);
+  if (it == s.metadata.end()) throw_corrupt("{}: no '{}' in the schema metadata", what, key);
+  return it->second;
+}
+
+Json parse_json(const std::string& text, const std::string& what) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::exception& e) {
+    throw_corrupt("{}: not JSON ({})", what, e.what());
+  }
+}
+
+/// The floats of a Tensor (float16/32/64 elements), checked against `count`.
+std::vector<float> tensor_floats(const pb::Tensor& t, size_t count, const std::string& what) {
+  const std::string& d = t.data();
+  std::vector<float> out(count);
+  const auto need = [&](size_t width) {
+    if (d.size() != count * width) throw_corrupt("{}: tensor of {} bytes, expected {} values", what, d.size(), count);
+  };
+  switch (t.data_type()) {
+    case pb::Tensor::FLOAT32:
+      need(4);
+      if (count) std::memcpy(out.data(), d.data(), count * 4);
+      break;
+    case pb::Tensor::FLOAT16:
+      need(2);
+      for (size_t i = 0; i < count; ++i) {
+        uint16_t h;
+        std::memcpy(&h, d.data() + i * 2, 2);
+        out[i] = half_to_float(h);
+      }
+      break;
+    case pb::Tensor::FLOAT64:
+      need(8);
+      for (size_t i = 0; i < count; ++i) {
+        double v;
+        std::memcpy(&v, d.data() + i * 8, 8);
+        out[i] = static_cast<float>(v);
+      }
+      break;
+    default:
+      throw_unsupported("{}: tensor element type {}", what, static_cast<int>(t.data_type()));
+  }
+  return out;
+}
+
+pb::Ivf read_ivf(const IndexFile& f) {
+  const std::string at = meta(f.schema(), "lance:ivf", f.what());
+  size_t buffer = 0;
+  try {
+    buffer = std::stoul(at);
+  } catch (const std::exception&) {
+    throw_corrupt("{}: lance:ivf is '{}', not a buffer number", f.what(), at);
+  }
+  const Bytes bytes = f.global_buffer(buffer);
+  pb::Ivf ivf;
+  if (!ivf.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    throw_corrupt("{}: global buffer {} is not an IVF message", f.what(), buffer);
+  return ivf;
+}
+
+/// Each partition's first row: `offsets`, or the running sums of `lengths`; checked to fit in
+/// `rows`.
+std::vector<uint64_t> partition_offsets(const pb::Ivf& ivf, uint64_t rows, const std::string& what) {
+  std::vector<uint64_t> out;
+  uint64_t at = 0;
+  for (int p = 0; p < ivf.lengths_size(); ++p) {
+    const uint64_t first = ivf.offsets_size() ? ivf.offsets(p) : at;
+    if (first > rows || ivf.lengths(p) > rows - first)
+      throw_corrupt("{}: partition {} (rows {}..+{}) is past the file's {} rows", what, p, first, ivf.lengths(p), rows);
+    out.push_back(first);
+    at = first + ivf.lengths(p);
+  }
+  if (ivf.offsets_size() && ivf.offsets_size() != ivf.lengths_size())
+    throw_corrupt("{}: {} partition offsets for {} lengths", what, ivf.offsets_size(), ivf.lengths_size());
+  return out;
+}
+
+Quantizer quantizer_of(const std::string& type, const std::string& what) {
+  if (type == "IVF_FLAT" || type == "IVF_HNSW_FLAT") return Quantizer::flat;
+  if (type == "IVF_PQ" || type == "IVF_HNSW_PQ") return Quantizer::pq;
+  if (type == "IVF_SQ" || type == "IVF_HNSW_SQ") return Quantizer::sq;
+  throw_unsupported("{}: vector index type {} is not read by lance-cli (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_PQ, "
+                    "IVF_HNSW_SQ are); --exact searches without it",
+                    what, type);
+}
+
+/// Values of a uint64 / uint32 column of `batch`.
+template <typename T>
+const T* column_values(const RecordBatch& batch, size_t i, TypeId id, const std::string& what) {
+  const ArrayData& a = *batch.columns.at(i);
+  if (!a.type || a.type->id != id || a.buffers.empty())
+    throw_corrupt("{}: column '{}' is {}, expected {}", what, batch.fields.at(i)->name,
+                  a.type ? a.type->to_string() : "?", make_type(id)->to_string());
+  return a.values<T>();
+}
+
+/// The fixed_size_list<item, width> column `i` of `batch`: its item bytes (rows × width items).
+const ArrayData& fixed_list_items(const RecordBatch& batch, size_t i, TypeId item, int32_t width,
+                                  const std::string& what) {
+  const ArrayData& a = *batch.columns.at(i);
+  if (!a.type || a.type->id != TypeId::fixed_size_list || a.type->list_size != width || a.children.empty() ||
+      a.children[0]->type->id != item || a.children[0]->length < a.length * width)
+    throw_corrupt("{}: column '{}' is {}, expected fixed_size_list<{}, {}>", what, batch.fields.at(i)->name,
+                  a.type ? a.type->to_string() : "?", make_type(item)->to_string(), width);
+  return *a.children[0];
+}
+
+float dot_product(const float* a, const float* b, size_t n) {
+  float s = 0;
+  for (size_t i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+}  // namespace
+
+VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
+  index_ = std::make_unique<IndexFile>(where, "index.idx");
+  storage_ = std::make_unique<IndexFile>(where, "auxiliary.idx");
+  const std::string& what = index_->what();
+  const Json kind = parse_json(meta(index_->schema(), "lance:index", what), what + ": lance:index");
+  info_.type = kind.value("type", "");
+  const auto metric = parse_metric(kind.value("distance_type", ""));
+  if (!metric) throw_unsupported("{}: distance type '{}'", what, kind.value("distance_type", ""));
+  info_.metric = *metric;
+  info_.quantizer = quantizer_of(info_.type, where.what);
+  info_.hnsw = info_.type.find("HNSW") != std::string::npos;
+
+  const pb::Ivf ivf = read_ivf(*index_);
+  const auto& shape = ivf.centroids_tensor().shape();
+  if (shape.size() != 2 || shape[0] == 0 || shape[1] == 0 || shape[1] > 65536)
+    throw_corrupt("{}: IVF centroids of shape {}", what, fmt::join(shape, "×"));
+  const uint32_t partitions = shape[0];
+  info_.dim = shape[1];
+  centroids_ = tensor_floats(ivf.centroids_tensor(), size_t{partitions} * info_.dim, what + ": centroids");
+  const pb::Ivf storage_ivf = read_ivf(*storage_);
+  if (static_cast<uint32_t>(storage_ivf.lengths_size()) != partitions)
+    throw_corrupt("{}: {} storage partitions for {} centroids", storage_->what(), storage_ivf.lengths_size(),
+                  partitions);
+  storage_offsets_ = partition_offsets(storage_ivf, storage_->num_rows(), storage_->what());
+  info_.partition_rows.assign(storage_ivf.lengths().begin(), storage_ivf.lengths().end());
+
+  const Json storage_meta_list =
+      parse_json(meta(storage_->schema(), "storage_metadata", storage_->what()), storage_->what());
+  if (!storage_meta_list.is_array() || storage_meta_list.empty() || !storage_meta_list[0].is_string())
+    throw_corrupt("{}: storage_metadata is not a list of JSON strings", storage_->what());
+  const Json sm = parse_json(storage_meta_list[0].get<std::string>(), storage_->what() + ": storage_metadata");
+  try {
+    if (info_.quantizer == Quantizer::pq) {
+      info_.pq_sub_vectors = sm.at("num_sub_vectors").get<uint32_t>();
+      info_.pq_bits = sm.at("nbits").get<uint32_t>();
+      if (sm.value("dimension", info_.dim) != info_.dim) throw_corrupt("{}: PQ dimension differs", storage_->what());
+      if (info_.pq_sub_vectors == 0 || info_.dim % info_.pq_sub_vectors || (info_.pq_bits != 8 && info_.pq_bits != 4))
+        throw_unsupported("{}: PQ with {} sub-vectors of {} bits over dimension {}", storage_->what(),
+                          info_.pq_sub_vectors, info_.pq_bits, info_.dim);
+      if (info_.pq_bits == 4 && info_.pq_sub_vectors % 2)
+        throw_corrupt("{}: 4-bit PQ with an odd number of sub-vectors", storage_->what());
+      if (!sm.value("transposed", true)) throw_unsupported("{}: PQ codes not transposed", storage_->what());
+      pb::Tensor codebook;
+      const Bytes cb = storage_->global_buffer(sm.at("codebook_position").get<size_t>());
+      if (!codebook.ParseFromArray(cb.data(), static_cast<int>(cb.size())))
+        throw_corrupt("{}: the PQ codebook is not a Tensor message", storage_->what());
+      codebook_ = tensor_floats(codebook, (size_t{1} << info_.pq_bits) * info_.dim, storage_->what() + ": codebook");
+    } else if (info_.quantizer == Quantizer::sq) {
+      if (sm.value("num_bits", 8) != 8) throw_unsupported("{}: {}-bit SQ", storage_->what(), sm.value("num_bits", 8));
+      info_.sq_low = sm.at("bounds").at("start").get<double>();
+      info_.sq_high = sm.at("bounds").at("end").get<double>();
+    }
+  } catch (const Json::exception& e) {
+    throw_corrupt("{}: storage_metadata: {}", storage_->what(), e.what());
+  }
+  if (info_.hnsw) {
+    if (ivf.lengths_size() != static_cast<int>(partitions))
+      throw_corrupt("{}: {} graph partitions for {} centroids", what, ivf.lengths_size(), partitions);
+    graph_offsets_ = partition_offsets(ivf, index_->num_rows(), what);
+    graph_rows_.assign(ivf.lengths().begin(), ivf.lengths().end());
+    const Json graphs = parse_json(meta(index_->schema(), "lance:hnsw", what), what + ": lance:hnsw");
+    if (!graphs.is_array() || graphs.size() != partitions)
+      throw_corrupt("{}: lance:hnsw does not describe {} partitions", what, partitions);
+    for (const auto& g : graphs) {
+      const Json one = parse_json(g.is_string() ? g.get<std::string>() : "", what + ": lance:hnsw");
+      try {
+        level_offsets_.push_back(one.at("level_offsets").get<std::vector<uint32_t>>());
+      } catch (const Json::exception& e) {
+        throw_corrupt("{}: lance:hnsw: {}", what, e.what());
+      }
+    }
+  }
+}
+
+VectorIndex::~VectorIndex() = default;
+
+const VectorIndex::Partition& VectorIndex::partition(uint32_t p) const {
+  std::lock_guard lock(mutex_);
+  auto& slot = partitions_[p];
+  if (slot) return *slot;
+  auto part = std::make_unique<Partition>();
+  const uint64_t first = storage_offsets_.at(p), n = info_.partition_rows.at(p);
+  const std::string& what = storage_->what();
+  const char* code_column = info_.quantizer == Quantizer::flat ? "flat"
+                            : info_.quantizer == Quantizer::pq ? "__pq_code"
+                                                               : "__sq_code";
+  const RecordBatch rows = storage_->read({"_rowid", code_column}, first, first + n);
+  const auto* ids = column_values<uint64_t>(rows, 0, TypeId::uint64, what);
+  part->addresses.assign(ids, ids + n);
+  const auto dim = static_cast<int32_t>(info_.dim);
+  if (info_.quantizer == Quantizer::flat) {
+    const ArrayData& items = fixed_list_items(rows, 1, TypeId::float32, dim, what);
+    const float* v = items.values<float>();
+    part->vectors.assign(v, v + n * info_.dim);
+  } else if (info_.quantizer == Quantizer::sq) {
+    const ArrayData& items = fixed_list_items(rows, 1, TypeId::uint8, dim, what);
+    const uint8_t* c = items.values<uint8_t>();
+    part->codes.assign(c, c + n * info_.dim);
+  } else {
+    const uint32_t width = info_.pq_bits == 8 ? info_.pq_sub_vectors : info_.pq_sub_vectors / 2;
+    const ArrayData& items = fixed_list_items(rows, 1, TypeId::uint8, static_cast<int32_t>(width), what);
+    const uint8_t* flat = items.values<uint8_t>();
+    part->codes.resize(n * width);
+    for (uint64_t j = 0; j < n; ++j)  // stored transposed: byte b of row j at b × n + j
+      for (uint32_t b = 0; b < width; ++b) part->codes[j * width + b] = flat[b * n + j];
+  }
+  if (info_.hnsw) {
+    const uint64_t g0 = graph_offsets_.at(p), gn = graph_rows_.at(p);
+    const RecordBatch graph = index_->read({"__vector_id", "__neighbors"}, g0, g0 + gn);
+    const auto* node = column_values<uint32_t>(graph, 0, TypeId::uint32, index_->what());
+    const ArrayData& lists = *graph.columns.at(1);
+    if (!lists.type || lists.type->id != TypeId::list || lists.children.empty() ||
+        lists.children[0]->type->id != TypeId::uint32)
+      throw_corrupt("{}: __neighbors is not list<uint32>", index_->what());
+    const auto* offsets = lists.values<int32_t>();
+    const auto* neighbours = lists.children[0]->values<uint32_t>();
+    // Levels as Lance 8.0 cuts them: rows [level_offsets[l], level_offsets[l + 1]).
+    const auto& lo = level_offsets_.at(p);
+    part->level0.resize(n);
+    part->upper.resize(lo.size() > 1 ? lo.size() - 2 : 0);
+    for (size_t l = 0; l + 1 < lo.size(); ++l) {
+      if (lo[l] > lo[l + 1] || lo[l + 1] > gn)
+        throw_corrupt("{}: partition {}: level offsets {}..{} of {} graph rows", index_->what(), p, lo[l], lo[l + 1],
+                      gn);
+      for (uint32_t r = lo[l]; r < lo[l + 1]; ++r) {
+        if (node[r] >= n || offsets[r] > offsets[r + 1] || offsets[r + 1] > lists.children[0]->length)
+          throw_corrupt("{}: partition {}: graph row {} (node {} of {})", index_->what(), p, r, node[r], n);
+        std::vector<uint32_t> list(neighbours + offsets[r], neighbours + offsets[r + 1]);
+        for (const uint32_t u : list)
+          if (u >= n) throw_corrupt("{}: partition {}: neighbour {} of {} nodes", index_->what(), p, u, n);
+        if (l == 0)
+          part->level0[node[r]] = std::move(list);
+        else
+          part->upper[l - 1][node[r]] = std::move(list);
+      }
+    }
+  }
+  slot = std::move(part);
+  return *slot;
+}
+
+namespace {
+
+/// The distance from the query to storage row j of one partition, by the index's quantizer.
+class PartitionDistance {
+ public:
+  PartitionDistance(const VectorIndexInfo& info, const VectorIndex::Partition& part, std::span<const float> q,
+                    const float* centroid, const std::vector<float>& codebook)
+      : info_(info), part_(part), q_(q) {
+    if (info.quantizer == Quantizer::pq) build_pq_table(centroid, codebook);
+    if (info.quantizer == Quantizer::sq) {
+      const double range = info.sq_high - info.sq_low;
+      scale_ = static_cast<float>(range * range / (255.0 * 255.0));
+      for (const float v : q) query_code_.push_back(sq_code(v));
+    }
+  }
+
+  float operator()(size_t j) const {
+    const size_t dim = info_.dim;
+    switch (info_.quantizer) {
+      case Quantizer::flat: {
+        float d;
+        // Cosine vectors are stored normalized (and the query is): 1 - q·x.
+        distances(info_.metric == Metric::l2 ? Metric::l2 : Metric::dot, q_.data(), part_.vectors.data() + j * dim, 1,
+                  dim, &d);
+        return d;
+      }
+      case Quantizer::pq:
+        return pq_distance(j);
+      case Quantizer::sq: {
+        const uint8_t* c = part_.codes.data() + j * dim;
+        int64_t sum = 0;
+        for (size_t i = 0; i < dim; ++i) {
+          const int64_t a = query_code_[i], b = c[i];
+          sum += info_.metric == Metric::dot ? a * b : (a - b) * (a - b);
+        }
+        const auto s = static_cast<float>(info_.metric == Metric::dot ? 1 - sum : sum);
+        return s * scale_;
+      }
+    }
+    return 0;
+  }
+
+ private:
+  uint8_t sq_code(float v) const {
+    const double x = std::floor((v - info_.sq_low) * 255.0 / (info_.sq_high - info_.sq_low));
+    return static_cast<uint8_t>(std::isnan(x) ? 0 : std::clamp(x, 0.0, 255.0));
+  }
+
+  void build_pq_table(const float* centroid, const std::vector<float>& codebook) {
+    const size_t m = info_.pq_sub_vectors, width = info_.dim / m, codes = size_t{1} << info_.pq_bits;
+    std::vector<float> r(q_.begin(), q_.end());
+    if (info_.metric != Metric::dot)  // l2 and cosine encode the residual to the centroid
+      for (size_t i = 0; i < r.size(); ++i) r[i] -= centroid[i];
+    table_.resize(m * codes);
+    for (size_t s = 0; s < m; ++s) {
+      const float* rs = r.data() + s * width;
+      const float* c = codebook.data() + s * codes * width;
+      if (info_.metric == Metric::dot) {
+        for (size_t k = 0; k < codes; ++k) table_[s * codes + k] = 1.0f - dot_product(rs, c + k * width, width);
+      } else {
+        distances(Metric::l2, rs, c, codes, width, table_.data() + s * codes);
+      }
+    }
+  }
+
+  float pq_distance(size_t j) const {
+    const size_t m = info_.pq_sub_vectors, codes = size_t{1} << info_.pq_bits;
+    float d = 0;
+    if (info_.pq_bits == 8) {
+      const uint8_t* c = part_.codes.data() + j * m;
+      for (size_t s = 0; s < m; ++s) d += table_[s * codes + c[s]];
+    } else {
+      const uint8_t* c = part_.codes.data() + j * (m / 2);
+      for (size_t b = 0; b < m / 2; ++b) {
+        d += table_[(2 * b) * codes + (c[b] & 0xf)];
+        d += table_[(2 * b + 1) * codes + (c[b] >> 4)];
+      }
+    }
+    return info_.metric == Metric::dot ? d - static_cast<float>(m - 1) : d;
+  }
+
+  const VectorIndexInfo& info_;
+  const VectorIndex::Partition& part_;
+  std::span<const float> q_;
+  std::vector<float> table_;  ///< PQ: [sub-vector][code]
+  std::vector<uint8_t> query_code_;
+  float scale_ = 1;
+};
+
+/// A max-heap of (distance, node) under distance only, replaced only by strictly nearer ones.
+struct NodeHeap {
+  size_t capacity;
+  std::vector<std::pair<float, uint32_t>> items;
+  float furthest() const { return items.empty() ? INFINITY : items.front().first; }
+  bool full() const { return items.size() >= capacity; }
+  void offer(float d, uint32_t node) {
+    const auto less = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (items.size() < capacity) {
+      items.emplace_back(d, node);
+      std::push_heap(items.begin(), items.end(), less);
+    } else if (d < items.front().first) {
+      std::pop_heap(items.begin(), items.end(), less);
+      items.back() = {d, node};
+      std::push_heap(items.begin(), items.end(), less);
+    }
+  }
+};
+
+/// HNSW search of one partition: greedy descent through every level (level 0 included, as
+/// Lance 8.0), then a beam of width `ef` on level 0; nodes the filter rejects are traversed
+/// but not kept. Returns (distance, node), nearest first, at most k.
+std::vector<std::pair<float, uint32_t>> hnsw_search(const VectorIndex::Partition& part, const PartitionDistance& dist,
+                                                    size_t k, size_t ef, const std::vector<uint8_t>* admitted,
+                                                    uint64_t& compared) {
+  uint32_t current = part.entry_point;
+  float current_d = dist(current);
+  ++compared;
+  const auto descend = [&](const std::vector<uint32_t>& neighbours, bool& moved) {
+    for (const uint32_t u : neighbours) {
+      const float d = dist(u);
+      ++compared;
+      if (d < current_d) {
+        current_d = d;
+        current = u;
+        moved = true;
+      }
+    }
+  };
+  for (size_t l = part.upper.size() + 1; l-- > 0;) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      const uint32_t from = current;
+      if (l == 0) {
+        descend(part.level0[from], moved);
+      } else if (auto it = part.upper[l - 1].find(from); it != part.upper[l - 1].end()) {
+        descend(it->second, moved);
+      }
+    }
+  }
+  std::vector<uint8_t> visited(part.level0.size(), 0);
+  using Item = std::pair<float, uint32_t>;
+  std::vector<Item> candidates{{current_d, current}};  // min-heap
+  const auto greater = [](const Item& a, const Item& b) { return a.first > b.first; };
+  NodeHeap results{ef, {}};
+  visited[current] = 1;
+  if (!admitted || (*admitted)[current]) results.offer(current_d, current);
+  while (!candidates.empty()) {
+    std::pop_heap(candidates.begin(), candidates.end(), greater);
+    const Item c = candidates.back();
+    candidates.pop_back();
+    if (c.first > results.furthest() && results.full()) break;
+    const float furthest = results.furthest();
+    for (const uint32_t u : part.level0[c.second]) {
+      if (visited[u]) continue;
+      visited[u] = 1;
+      const float d = dist(u);
+      ++compared;
+      if (d <= furthest || !results.full()) {
+        if (!admitted || (*admitted)[u]) results.offer(d, u);
+        candidates.emplace_back(d, u);
+        std::push_heap(candidates.begin(), candidates.end(), greater);
+      }
+    }
+  }
+  std::vector<Item> out = results.items;
+  std::sort(out.begin(), out.end(), [](const Item& a, const Item& b) { return a.first < b.first; });
+  if (out.size() > k) out.resize(k);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Neighbor> VectorIndex::search_partition(const Partition& part, uint32_t p, std::span<const float> q,
+                                                    size_t k, uint32_t ef, const AdmitRow& admit,
+                                                    AnnCounters& counters) const {
+  const PartitionDistance dist(info_, part, q, centroids_.data() + size_t{p} * info_.dim, codebook_);
+  const size_t n = part.addresses.size();
+  std::vector<Neighbor> out;
+  std::vector<uint8_t> admitted;
+  size_t admitted_count = n;
+  if (admit) {
+    admitted.resize(n);
+    admitted_count = 0;
+    for (size_t j = 0; j < n; ++j) admitted_count += admitted[j] = admit(part.addresses[j]) ? 1 : 0;
+  }
+  // Lance scans the admitted rows when a filter leaves fewer than a tenth of a graph's nodes.
+  const bool scan = !info_.hnsw || (admit && admitted_count < n * 10 / 100);
+  if (scan) {
+    NodeHeap best{k, {}};
+    for (size_t j = 0; j < n; ++j) {
+      if (admit && !admitted[j]) continue;
+      best.offer(dist(j), static_cast<uint32_t>(j));
+    }
+    counters.codes_compared += admitted_count;
+    for (const auto& [d, j] : best.items) out.push_back({d, part.addresses[j]});
+    return out;
+  }
+  if (n == 0) return out;
+  std::unordered_set<uint64_t> seen;
+  for (const auto& [d, j] : hnsw_search(part, dist, k, std::max<size_t>(ef, k), admit ? &admitted : nullptr,
+                                        counters.codes_compared))
+    if (seen.insert(part.addresses[j]).second) out.push_back({d, part.addresses[j]});
+  return out;
+}
+
+std::vector<Neighbor> VectorIndex::search(const AnnQuery& query, const AdmitRow& admit, AnnCounters& counters) const {
+  if (query.vector.size() != info_.dim)
+    throw_usage("query has {} values; the index holds vectors of dimension {}", query.vector.size(), info_.dim);
+  std::vector<float> q(query.vector.begin(), query.vector.end());
+  if (info_.metric == Metric::cosine) {  // the index holds normalized vectors
+    const float norm = std::sqrt(dot_product(q.data(), q.data(), q.size()));
+    for (auto& v : q) v /= norm;
+  }
+  const auto partitions = static_cast<uint32_t>(info_.partition_rows.size());
+  std::vector<float> centroid_d(partitions);
+  distances(info_.metric == Metric::dot ? Metric::dot : Metric::l2, q.data(), centroids_.data(), partitions, info_.dim,
+            centroid_d.data());
+  std::vector<uint32_t> order(partitions);
+  for (uint32_t p = 0; p < partitions; ++p) order[p] = p;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return centroid_d[a] < centroid_d[b]; });
+  const uint32_t maximum = std::min(query.maximum_nprobes, partitions);
+  order.resize(maximum);
+  // Lance's early pruning: partitions whose centroid is within a factor of the nearest raise
+  // the minimum (the factor grows with k).
+  uint32_t minimum = std::min(query.minimum_nprobes, maximum);
+  if (!order.empty()) {
+    const float d0 = centroid_d[order[0]];
+    const float factor = query.k <= 1 ? 0.6f : query.k <= 10 ? 7.0f : 81.0f;
+    uint32_t pruned = 0;
+    for (const uint32_t p : order) pruned += centroid_d[p] <= d0 * factor ? 1 : 0;
+    minimum = std::min(std::max(minimum, pruned), maximum);
+  }
+  const size_t keep = static_cast<size_t>(query.k) * std::max<uint32_t>(query.refine_factor, 1);
+  const uint32_t ef = query.ef.value_or(static_cast<uint32_t>(keep + keep / 2));
+  std::vector<Neighbor> all;
+  for (uint32_t i = 0; i < order.size(); ++i) {
+    if (i >= std::max<uint32_t>(minimum, 1) && all.size() >= query.k) break;  // the late search stops at k
+    const auto found = search_partition(partition(order[i]), order[i], q, keep, ef, admit, counters);
+    all.insert(all.end(), found.begin(), found.end());
+    ++counters.partitions_searched;
+  }
+  std::sort(all.begin(), all.end(), nearer);
+  if (all.size() > keep) all.resize(keep);
+  return all;
+}
+
+}  // namespace lance::index
