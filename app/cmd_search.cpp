@@ -40,6 +40,7 @@ struct SearchArgs {
   bool with_row_id = false;
   std::optional<float> min_distance, max_distance;
   std::optional<uint32_t> nprobes, refine_factor, ef;
+  bool fast_search = false;
 };
 
 /// The whole of FILE (- = standard input).
@@ -166,7 +167,6 @@ std::vector<FieldPtr> result_fields(const std::vector<FieldPtr>& table, const Re
   return out;
 }
 
-
 std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json) {
   if (json)
     return nlohmann::json{{"method", r.method},
@@ -179,8 +179,8 @@ std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json
         .dump();
   std::string index_part;
   if (r.method != "exact")
-    index_part = fmt::format(", {} partitions searched, {} codes compared", r.ann.partitions_searched,
-                             r.ann.codes_compared);
+    index_part =
+        fmt::format(", {} partitions searched, {} codes compared", r.ann.partitions_searched, r.ann.codes_compared);
   return fmt::format("search: {}, {} distance, {} queries{}; exact distances of {} rows ({} kernel)\n", r.method,
                      index::metric_name(r.metric), s.queries.size(), index_part, r.rows_compared,
                      index::kernel_name(r.kernel));
@@ -209,8 +209,12 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_flag("--postfilter", a.postfilter, "Apply --filter to the k nearest rows instead (may return fewer than k)");
   cmd->add_option("--min-distance", a.min_distance, "Only rows at this distance or farther (LanceDB's distanceRange)");
   cmd->add_option("--max-distance", a.max_distance, "Only rows nearer than this distance (LanceDB's distanceRange)");
-  cmd->add_flag("--exact", a.exact, "Compute every row's distance, without the column's vector index "
-                                    "(LanceDB's bypassVectorIndex)");
+  cmd->add_flag("--exact", a.exact,
+                "Compute every row's distance, without the column's vector index "
+                "(LanceDB's bypassVectorIndex)");
+  cmd->add_flag("--fast-search", a.fast_search,
+                "Search only the fragments the vector index covers (LanceDB's fastSearch: rows added since "
+                "are not searched)");
   cmd->add_option("--nprobes", a.nprobes, "IVF partitions to search (default: 20, as LanceDB)")
       ->transform(decimal_number())
       ->check(CLI::Range(uint32_t{1}, uint32_t{1} << 24));
@@ -233,7 +237,8 @@ std::vector<std::vector<index::Neighbor>> run_search(const ReopenTable& reopen, 
   auto* ds = dynamic_cast<dataset::DatasetRowReader*>(&table);
   if (!exact && ds) {
     if (const auto ix = find_vector_index(ds->dataset(), s.column)) {
-      if (!s.metric || *s.metric == ix->index->info().metric) return indexed_search(reopen, ds->dataset(), *ix, s, report);
+      if (!s.metric || *s.metric == ix->index->info().metric)
+        return indexed_search(reopen, ds->dataset(), *ix, s, report);
       spdlog::warn("search: index '{}' measures {} distance, not {}: searching every row instead, as LanceDB does",
                    ix->name, index::metric_name(ix->index->info().metric), index::metric_name(*s.metric));
     }
@@ -290,6 +295,7 @@ void register_search(CLI::App& app, CommandRunner& run) {
       s.nprobes = search->nprobes;
       s.refine_factor = search->refine_factor;
       s.ef = search->ef;
+      s.fast_search = search->fast_search;
       s.filter = search->filter;
       s.postfilter = search->postfilter;
       s.use_scalar_indices = !search->no_index;
@@ -320,7 +326,9 @@ void register_search(CLI::App& app, CommandRunner& run) {
         RecordBatch batch;
         batch.fields = fields;
         batch.num_rows = static_cast<int64_t>(rows.size());
-        if (several) batch.columns.push_back(primitive_array(TypeId::int32, std::vector<int32_t>(rows.size(), static_cast<int32_t>(q))));
+        if (several)
+          batch.columns.push_back(
+              primitive_array(TypeId::int32, std::vector<int32_t>(rows.size(), static_cast<int32_t>(q))));
         for (const int at : layout.order) {
           if (at == ResultLayout::kDistance) {
             batch.columns.push_back(primitive_array(TypeId::float32, distance));

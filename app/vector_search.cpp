@@ -12,12 +12,12 @@
 #include <spdlog/spdlog.h>
 
 #include "common/closest_name.h"
+#include "common/error.h"
+#include "common/float16.h"
 #include "dataset/indices.h"
 #include "dataset/manifest_file.h"
 #include "index/row_addresses.h"
 #include "io/remote/uri.h"
-#include "common/error.h"
-#include "common/float16.h"
 #include "read/reader_options.h"
 
 namespace lance::app {
@@ -300,7 +300,7 @@ std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reop
   // Fragments the index does not cover are searched exactly, and then every candidate's
   // distance is recomputed (as Lance does); so are the candidates of a refine.
   std::vector<std::pair<uint64_t, uint64_t>> unindexed;
-  for (size_t i = 0; i < ds.fragments().size(); ++i)
+  for (size_t i = 0; i < ds.fragments().size() && !search.fast_search; ++i)
     if (!column_index.fragments.count(static_cast<uint32_t>(ds.fragments()[i].id)) && ds.live_rows()[i])
       unindexed.emplace_back(addresses.first_row(i), addresses.first_row(i) + ds.live_rows()[i]);
   const bool recompute = search.refine_factor || !unindexed.empty();

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "app/filtered_read.h"
-#include "dataset/dataset.h"
 #include "array/types.h"
+#include "dataset/dataset.h"
 #include "format/schema.h"
 #include "index/distance.h"
 #include "index/top_k.h"
@@ -48,19 +48,20 @@ struct VectorSearch {
   std::vector<std::vector<double>> queries;  ///< each column.dim values
   uint64_t k = 10;
   std::optional<index::Metric> metric;  ///< empty: the index's, or l2 without one
-  std::optional<std::string> filter;  ///< Lance filter expression
-  bool postfilter = false;            ///< filter the k nearest instead of searching the matching rows
-  bool use_scalar_indices = true;     ///< the prefilter may use the table's scalar indices
+  std::optional<std::string> filter;    ///< Lance filter expression
+  bool postfilter = false;              ///< filter the k nearest instead of searching the matching rows
+  bool use_scalar_indices = true;       ///< the prefilter may use the table's scalar indices
   /// Only distances d with min ≤ d < max (LanceDB's `distanceRange`).
   std::optional<float> min_distance, max_distance;
   std::optional<uint32_t> nprobes;        ///< partitions to search (LanceDB's default: 20)
   std::optional<uint32_t> refine_factor;  ///< k × this candidates, re-ranked by exact distance
   std::optional<uint32_t> ef;             ///< HNSW beam width
+  bool fast_search = false;               ///< indexed: skip the fragments the index does not cover
 };
 
 /// What a search did besides its answer.
 struct SearchReport {
-  std::string method;          ///< "exact", or "IVF_PQ index 'v_idx'"
+  std::string method;  ///< "exact", or "IVF_PQ index 'v_idx'"
   index::Metric metric = index::Metric::l2;
   uint64_t rows_compared = 0;  ///< vectors whose exact distance was computed (all queries)
   index::AnnCounters ann;      ///< the index's partitions and codes (all queries)

@@ -164,3 +164,42 @@ TEST_CASE("top-k: the k nearest in order, ties by row, NaN last", "[search][kern
   none.push(1, 1);
   CHECK(none.sorted().empty());
 }
+
+TEST_CASE("search: through each vector index, LanceDB's rows and distances", "[search][golden][index]") {
+  // Every kind lance-cli reads, with nprobes, refine, ef, prefilter, postfilter, fast search,
+  // a metric other than the index's (exact then), over indexed fragments, an unindexed tail
+  // and deleted rows. Lance's answers come from the committed index files, so they are
+  // reproduced exactly: the same rows in the same order, the same (approximate or exact)
+  // distances.
+  size_t checked = 0;
+  double overlap = 0;
+  for (const auto& c : vector_goldens().at("cases")) {
+    if (c.at("table") != "indexed" || c.contains("error") || c.at("column") == "v_rq") continue;
+    INFO(c.at("name").get<std::string>() << "\n" << c.at("call").get<std::string>());
+    auto r = run_cli(search_args(c, true));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const SearchRows got = parse_search_rows(r.out);
+    CHECK(compare_with_lance(c, got) == "");
+    const auto want = c.at("ids").get<std::vector<int64_t>>();
+    size_t common = 0;
+    for (const int64_t id : got.ids) common += std::count(want.begin(), want.end(), id) ? 1 : 0;
+    overlap += want.empty() ? 1.0 : static_cast<double>(common) / static_cast<double>(want.size());
+    ++checked;
+  }
+  CHECK(checked > 250);
+  CHECK(overlap / static_cast<double>(checked) >= 0.98);
+}
+
+TEST_CASE("search: an index kind lance-cli does not read is exit 3 naming it, and --exact still works",
+          "[search][index]") {
+  const std::string table = source_path("data/vectors/indexed");
+  const std::string q = vector_goldens().at("queries").at("v_rq").at(0).at("vector").dump();
+  auto r = run_cli({"search", table, "--column", "v_rq", "--vector", q});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("IVF_RQ") != std::string::npos);
+  CHECK(r.err.find("v_rq_idx") != std::string::npos);
+  auto e = run_cli({"search", table, "--column", "v_rq", "--vector", q, "--exact", "--metric", "dot", "-c", "id"});
+  CHECK(e.exit_code == 0);
+  CHECK(std::count(e.out.begin(), e.out.end(), '\n') == 10);
+}

@@ -45,6 +45,7 @@ std::vector<std::string> search_args(const Json& c, bool ids_only) {
   if (c.contains("filter")) a.insert(a.end(), {"--filter", c.at("filter")});
   if (c.value("postfilter", false)) a.push_back("--postfilter");
   if (c.value("bypass_index", false)) a.push_back("--exact");
+  if (c.value("fast_search", false)) a.push_back("--fast-search");
   if (c.contains("nprobes")) a.insert(a.end(), {"--nprobes", std::to_string(c.at("nprobes").get<int64_t>())});
   if (c.contains("refine_factor"))
     a.insert(a.end(), {"--refine-factor", std::to_string(c.at("refine_factor").get<int64_t>())});

@@ -118,9 +118,10 @@ Quantizer quantizer_of(const std::string& type, const std::string& what) {
   if (type == "IVF_FLAT" || type == "IVF_HNSW_FLAT") return Quantizer::flat;
   if (type == "IVF_PQ" || type == "IVF_HNSW_PQ") return Quantizer::pq;
   if (type == "IVF_SQ" || type == "IVF_HNSW_SQ") return Quantizer::sq;
-  throw_unsupported("{}: vector index type {} is not read by lance-cli (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_PQ, "
-                    "IVF_HNSW_SQ are); --exact searches without it",
-                    what, type);
+  throw_unsupported(
+      "{}: vector index type {} is not read by lance-cli (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_PQ, "
+      "IVF_HNSW_SQ are); --exact searches without it",
+      what, type);
 }
 
 /// Values of a uint64 / uint32 column of `batch`.
@@ -492,8 +493,8 @@ std::vector<Neighbor> VectorIndex::search_partition(const Partition& part, uint3
   }
   if (n == 0) return out;
   std::unordered_set<uint64_t> seen;
-  for (const auto& [d, j] : hnsw_search(part, dist, k, std::max<size_t>(ef, k), admit ? &admitted : nullptr,
-                                        counters.codes_compared))
+  for (const auto& [d, j] :
+       hnsw_search(part, dist, k, std::max<size_t>(ef, k), admit ? &admitted : nullptr, counters.codes_compared))
     if (seen.insert(part.addresses[j]).second) out.push_back({d, part.addresses[j]});
   return out;
 }

@@ -51,10 +51,10 @@ struct VectorIndexInfo {
 struct AnnQuery {
   std::span<const float> vector;  ///< dim values (float32, as LanceDB sends them)
   uint64_t k = 10;
-  uint32_t refine_factor = 1;         ///< candidates kept: k × refine_factor
-  uint32_t minimum_nprobes = 20;      ///< LanceDB's default: min = max = 20
+  uint32_t refine_factor = 1;     ///< candidates kept: k × refine_factor
+  uint32_t minimum_nprobes = 20;  ///< LanceDB's default: min = max = 20
   uint32_t maximum_nprobes = 20;
-  std::optional<uint32_t> ef;         ///< HNSW beam width (default 1.5 × k × refine)
+  std::optional<uint32_t> ef;  ///< HNSW beam width (default 1.5 × k × refine)
 };
 
 /// What a search read and looked at (`--stats`).
@@ -90,11 +90,11 @@ class VectorIndex {
   IndexLocation where_;
   VectorIndexInfo info_;
   std::unique_ptr<IndexFile> index_, storage_;
-  std::vector<float> centroids_;            ///< partitions × dim
-  std::vector<uint64_t> storage_offsets_;   ///< first storage row of each partition
+  std::vector<float> centroids_;           ///< partitions × dim
+  std::vector<uint64_t> storage_offsets_;  ///< first storage row of each partition
   std::vector<uint64_t> graph_offsets_, graph_rows_;
   std::vector<std::vector<uint32_t>> level_offsets_;  ///< HNSW: per partition, lance:hnsw's
-  std::vector<float> codebook_;             ///< PQ: [sub-vector][code][dim / sub-vectors]
+  std::vector<float> codebook_;                       ///< PQ: [sub-vector][code][dim / sub-vectors]
   mutable std::mutex mutex_;
   mutable std::map<uint32_t, std::unique_ptr<Partition>> partitions_;
 };
