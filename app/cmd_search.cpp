@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -41,6 +42,7 @@ struct SearchArgs {
   std::optional<float> min_distance, max_distance;
   std::optional<uint32_t> nprobes, refine_factor, ef;
   bool fast_search = false;
+  bool recall = false;
 };
 
 /// The whole of FILE (- = standard input).
@@ -212,6 +214,9 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_flag("--exact", a.exact,
                 "Compute every row's distance, without the column's vector index "
                 "(LanceDB's bypassVectorIndex)");
+  cmd->add_flag("--recall", a.recall,
+                "Also search exactly and report the indexed search's recall@k on stderr (with --stats=json: "
+                "in its JSON line)");
   cmd->add_flag("--fast-search", a.fast_search,
                 "Search only the fragments the vector index covers (LanceDB's fastSearch: rows added since "
                 "are not searched)");
@@ -228,6 +233,29 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_flag("--with-row-id", a.with_row_id,
                 "Add a _rowid column: each row's Lance row address (fragment id << 32 | offset)");
   cmd->add_flag("--no-index", a.no_index, "Evaluate --filter without the dataset's scalar indices (the same rows)");
+}
+
+struct Recall {
+  double mean = 1, lowest = 1;
+};
+
+/// recall@k of `found` against `exact`, per query: the share of the exact answer's rows found
+/// (1 when the exact answer is empty).
+Recall measure_recall(const std::vector<std::vector<index::Neighbor>>& found,
+                      const std::vector<std::vector<index::Neighbor>>& exact) {
+  Recall r;
+  double sum = 0;
+  for (size_t q = 0; q < exact.size(); ++q) {
+    std::set<uint64_t> want;
+    for (const auto& n : exact[q]) want.insert(n.row);
+    size_t hit = 0;
+    for (const auto& n : found.at(q)) hit += want.count(n.row);
+    const double one = want.empty() ? 1.0 : static_cast<double>(hit) / static_cast<double>(want.size());
+    sum += one;
+    r.lowest = std::min(r.lowest, one);
+  }
+  r.mean = exact.empty() ? 1.0 : sum / static_cast<double>(exact.size());
+  return r;
 }
 
 /// Through the column's vector index when the dataset has one (and --exact is not given,
@@ -303,6 +331,13 @@ void register_search(CLI::App& app, CommandRunner& run) {
       s.max_distance = search->max_distance;
       SearchReport report;
       const auto results = run_search(reopen, *output_table, s, search->exact, report);
+      std::optional<Recall> recall;
+      if (search->recall) {
+        VectorSearch exact = s;
+        exact.metric = report.metric;
+        SearchReport exact_report;
+        recall = measure_recall(results, exact_search(reopen, exact, exact_report));
+      }
       const bool several = s.queries.size() > 1;
       Output out(*args, output_table->schema().metadata);
       std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table->fields();
@@ -347,6 +382,15 @@ void register_search(CLI::App& app, CommandRunner& run) {
       if (report.filter)
         stats.set_filter(render_filter_stats(*report.filter, true), render_filter_stats(*report.filter, false));
       stats.add_section("search", search_stats(s, report, true), search_stats(s, report, false));
+      if (recall) {
+        const std::string text = fmt::format("recall@{}: {:.4f} (mean over {} queries; lowest {:.4f}; {})\n", s.k,
+                                             recall->mean, s.queries.size(), recall->lowest, report.method);
+        if (stats.enabled())
+          stats.add_section(
+              "recall", nlohmann::json{{"k", s.k}, {"mean", recall->mean}, {"lowest", recall->lowest}}.dump(), text);
+        else
+          std::fputs(text.c_str(), stderr);
+      }
       stats.report(rows_out);
     };
   });

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -202,4 +203,36 @@ TEST_CASE("search: an index kind lance-cli does not read is exit 3 naming it, an
   auto e = run_cli({"search", table, "--column", "v_rq", "--vector", q, "--exact", "--metric", "dot", "-c", "id"});
   CHECK(e.exit_code == 0);
   CHECK(std::count(e.out.begin(), e.out.end(), '\n') == 10);
+}
+
+TEST_CASE("search: a damaged vector index is a corrupt-file error naming it", "[search][index][corrupt]") {
+  namespace fs = std::filesystem;
+  TempDir dir("damaged-vector-index");
+  const fs::path ds = dir.path() / "t";
+  fs::copy(source_path("data/vectors/indexed"), ds, fs::copy_options::recursive);
+  for (const auto& entry : fs::recursive_directory_iterator(ds / "_indices"))
+    if (entry.is_regular_file() && entry.path().filename() == "auxiliary.idx")
+      fs::resize_file(entry.path(), fs::file_size(entry.path()) * 2 / 3);
+  for (const char* column : {"v_pq", "v_flat", "v_hnsw_pq", "v_hnsw_sq"}) {
+    INFO(column);
+    const std::string q = vector_goldens().at("queries").at(column).at(0).at("vector").dump();
+    auto r = run_cli({"search", ds.string(), "--column", column, "--vector", q, "-c", "id"});
+    CHECK(r.exit_code == 4);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(std::string("index '") + column + "_idx'") != std::string::npos);
+    auto e = run_cli({"search", ds.string(), "--column", column, "--vector", q, "--exact", "-c", "id"});
+    CHECK(e.exit_code == 0);
+  }
+}
+
+TEST_CASE("search: --recall reports the indexed search's recall@k", "[search][index]") {
+  const std::string table = source_path("data/vectors/indexed");
+  const std::string q = vector_goldens().at("queries").at("v_hnsw_pq").at(3).at("vector").dump();
+  auto r = run_cli({"search", table, "--column", "v_hnsw_pq", "--vector", q, "--recall", "-f", "null"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.rfind("recall@10: ", 0) == 0);
+  auto j = run_cli({"search", table, "--column", "v_hnsw_pq", "--vector", q, "--recall", "--stats=json", "-f", "null"});
+  REQUIRE(j.exit_code == 0);
+  CHECK(j.err.find("\"recall\":{") != std::string::npos);
+  CHECK(j.err.find("\"method\":\"IVF_HNSW_PQ index 'v_hnsw_pq_idx'\"") != std::string::npos);
 }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "index/vector_index.h"
 #include "inspect/text_table.h"
 #include "io/remote/uri.h"
 
@@ -58,6 +59,35 @@ std::string format_time_ms(uint64_t ms) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
 }
 
+namespace {
+
+VectorIndexLayout vector_layout(const dataset::Dataset& ds, const dataset::IndexInfo& ix, const std::string& dir) {
+  VectorIndexLayout out;
+  index::IndexLocation where;
+  where.dir = dir;
+  where.what = fmt::format("index '{}' ({})", ix.name, ix.type);
+  where.store = &ds.store();
+  where.options = ds.reader_options();
+  try {
+    const index::VectorIndex vi(where);
+    const auto& info = vi.info();
+    out.metric = index::metric_name(info.metric);
+    out.dim = info.dim;
+    out.partitions = static_cast<uint32_t>(info.partition_rows.size());
+    if (!info.partition_rows.empty()) {
+      out.min_partition_rows = *std::min_element(info.partition_rows.begin(), info.partition_rows.end());
+      out.max_partition_rows = *std::max_element(info.partition_rows.begin(), info.partition_rows.end());
+    }
+    out.pq_sub_vectors = info.pq_sub_vectors;
+    out.pq_bits = info.pq_bits;
+  } catch (const Error& e) {
+    out.unreadable = e.message();
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std::vector<dataset::IndexInfo>& indices) {
   std::vector<DatasetIndex> out;
   const auto& frags = ds.fragments();
@@ -108,6 +138,7 @@ std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std
       d.files = std::move(found);
     }
     for (const auto& f : d.files) d.size_bytes += f.size_bytes;
+    if (ix.type_url == "/lance.index.pb.VectorIndexDetails") d.vector = vector_layout(ds, ix, dir);
     out.push_back(std::move(d));
   }
   return out;
@@ -133,6 +164,17 @@ Json indices_json(const std::vector<DatasetIndex>& indices) {
     j["indexed_rows"] = d.indexed_rows;
     j["unindexed_rows"] = d.unindexed_rows;
     j["size_bytes"] = d.size_bytes;
+    if (d.vector) {
+      const auto& v = *d.vector;
+      j["vector"] = v.unreadable.empty() ? Json{{"metric", v.metric},
+                                                {"dim", v.dim},
+                                                {"partitions", v.partitions},
+                                                {"min_partition_rows", v.min_partition_rows},
+                                                {"max_partition_rows", v.max_partition_rows},
+                                                {"pq_sub_vectors", v.pq_sub_vectors},
+                                                {"pq_bits", v.pq_bits}}
+                                         : Json{{"unreadable", v.unreadable}};
+    }
     j["files"] = Json::array();
     for (const auto& f : d.files)
       j["files"].push_back(
@@ -159,6 +201,15 @@ std::string render_indices_text(const std::vector<DatasetIndex>& indices, const 
     if (!d.details.empty()) info += " · " + d.details;
     if (d.created_at_ms) info += " · created " + format_time_ms(*d.created_at_ms);
     out += "    " + style.dim(info) + "\n";
+    if (d.vector && d.vector->unreadable.empty()) {
+      const auto& v = *d.vector;
+      out += fmt::format("    {} distance, dimension {}, {} partitions of {}–{} rows", v.metric, v.dim, v.partitions,
+                         v.min_partition_rows, v.max_partition_rows);
+      if (v.pq_sub_vectors) out += fmt::format(", PQ {} sub-vectors × {} bits", v.pq_sub_vectors, v.pq_bits);
+      out += d.unindexed_rows ? fmt::format("; {} rows not covered\n", d.unindexed_rows) : "\n";
+    } else if (d.vector) {
+      out += "    " + style.dim("files not read: " + d.vector->unreadable) + "\n";
+    }
     for (const auto& f : d.files)
       out += fmt::format("    {}  {}{}\n", f.path, format_bytes(f.size_bytes, o.exact_bytes),
                          f.exists ? "" : "  (missing)");

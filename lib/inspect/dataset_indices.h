@@ -27,6 +27,16 @@ struct DatasetIndexFile {
   bool exists = false;      ///< found on disk
 };
 
+/// What a vector index's own files say (index.idx, auxiliary.idx): read for `inspect meta`.
+struct VectorIndexLayout {
+  std::string metric;  ///< "l2", "cosine", "dot"
+  uint32_t dim = 0;
+  uint32_t partitions = 0;
+  uint64_t min_partition_rows = 0, max_partition_rows = 0;
+  uint32_t pq_sub_vectors = 0, pq_bits = 0;  ///< PQ only
+  std::string unreadable;                    ///< why the files could not be read (then the rest is empty)
+};
+
 struct DatasetIndex {
   std::string name;
   std::string uuid;
@@ -44,7 +54,8 @@ struct DatasetIndex {
   uint64_t indexed_rows = 0;                  ///< visible rows of covered fragments
   uint64_t unindexed_rows = 0;                ///< visible rows of the others
   std::vector<DatasetIndexFile> files;
-  uint64_t size_bytes = 0;  ///< sum of the files' sizes
+  uint64_t size_bytes = 0;                  ///< sum of the files' sizes
+  std::optional<VectorIndexLayout> vector;  ///< vector indices
 };
 
 std::vector<DatasetIndex> describe_indices(const dataset::Dataset& ds, const std::vector<dataset::IndexInfo>& indices);
