@@ -56,7 +56,7 @@ sig=(--aws-sigv4 "aws:amz:us-east-1:s3" --user "$KEY:$SECRET" -H "x-amz-content-
 for _ in $(seq 50); do curl -sf "${sig[@]}" -X PUT "$EP/$BUCKET" >/dev/null && break; sleep 0.2; done
 # One curl process for all uploads (the connection is reused).
 {
-  find data/fixtures data/datasets data/sample data/writers/l0_10_nested data/filters/2_1 data/filters/2_1_indexed -type f | sort | while read -r f; do
+  find data/fixtures data/datasets data/sample data/writers/l0_10_nested data/filters/2_1 data/filters/2_1_indexed data/vectors/indexed -type f | sort | while read -r f; do
     printf 'upload-file = "%s"\nurl = "%s/%s/%s"\n' "$f" "$EP" "$BUCKET" "$f"
   done
 } >"$D/upload.curl"

@@ -42,7 +42,7 @@ fi
 # inspect, node reading our IPC, and the limit/offset windows (the same pages again).
 # The filter goldens run on one storage version here (tests/filter_goldens.h).
 export LANCE_TEST_FILTER_VERSIONS=${LANCE_TEST_FILTER_VERSIONS:-2_1}
-ASAN_TESTS_A='[columns],[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
+ASAN_TESTS_A='[columns],[search],[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
 ASAN_TESTS_B='[filter],[corrupt]~[dataset],[take][golden],scan equals Lance*'  # the dataset corrupt sweep ([corrupt][dataset]) runs once, in A
 cd $B
 status=0

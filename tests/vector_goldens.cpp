@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "cli_runner.h"
-#include "fixtures.h"
 
 namespace lance::testing {
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "s3_env.h"
+#include "vector_goldens.h"
 
 using namespace lance::testing;
 using nlohmann::json;
@@ -423,4 +424,26 @@ TEST_CASE("s3: --filter reads Lance's rows and counts through the store", "[s3][
     }
   }
   CHECK(n == 8);
+}
+
+TEST_CASE("s3: search reads the vector indices through the store and gives LanceDB's rows", "[s3][search]") {
+  int n = 0;
+  for (const auto& c : lance::testing::vector_goldens().at("cases")) {
+    const std::string name = c.at("name");
+    if (name != "indexed/v_pq/default/q3" && name != "indexed/v_hnsw_sq/pre_x/q2" &&
+        name != "indexed/v_flat/refine5/q1" && name != "indexed/v_hnsw_pq/exact/q0")
+      continue;
+    INFO(name);
+    auto args = lance::testing::search_args(c, true);
+    args.at(1) = s3_uri("data/vectors/indexed");
+    args.push_back("--stats=json");
+    auto r = run_s3(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lance::testing::compare_with_lance(c, lance::testing::parse_search_rows(r.out)) == "");
+    const json stats = json::parse(r.err.substr(r.err.find('{')));
+    CHECK((stats.at("search").at("method") == "exact") == c.value("bypass_index", false));
+    ++n;
+  }
+  CHECK(n == 4);
 }
