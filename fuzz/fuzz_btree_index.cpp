@@ -11,12 +11,7 @@ using namespace lance;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const fuzz::ScratchIndexDir dir;
-  uint32_t n = 0;
-  if (size < 4) return 0;
-  std::memcpy(&n, data, 4);
-  if (n > size - 4) return 0;
-  dir.put("page_lookup.lance", data + 4, n);
-  dir.put("page_data.lance", data + 4 + n, size - 4 - n);
+  if (!dir.put_two(data, size, "page_lookup.lance", "page_data.lance")) return 0;
   const auto where = dir.location();
   fuzz::ask_leaves(where, "BTREE", "v", {fuzz::fuzz_field("v", make_type(TypeId::int64))},
                    {"v < 10", "v = 5", "v BETWEEN -3 AND 70", "v IN (1, 2, 99)", "v IS NULL", "v >= 1000"});

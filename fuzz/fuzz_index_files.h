@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -29,6 +30,17 @@ class ScratchIndexDir {
   void put(const std::string& name, const uint8_t* data, size_t size) const {
     std::ofstream(dir_ / name, std::ios::binary | std::ios::trunc)
         .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  /// Writes an input made of two files, [u32 n][n bytes: `first`][the rest: `second`];
+  /// false for an input too short to say.
+  bool put_two(const uint8_t* data, size_t size, const std::string& first, const std::string& second) const {
+    uint32_t n = 0;
+    if (size < 4) return false;
+    std::memcpy(&n, data, 4);
+    if (n > size - 4) return false;
+    put(first, data + 4, n);
+    put(second, data + 4 + n, size - 4 - n);
+    return true;
   }
   /// Where the readers find the files: fragments 0 and 1 of 80 and 70 rows, as in
   /// data/filters/2_1_indexed.

@@ -13,12 +13,7 @@ using namespace lance;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const fuzz::ScratchIndexDir dir;
-  uint32_t n = 0;
-  if (size < 4) return 0;
-  std::memcpy(&n, data, 4);
-  if (n > size - 4) return 0;
-  dir.put("index.idx", data + 4, n);
-  dir.put("auxiliary.idx", data + 4 + n, size - 4 - n);
+  if (!dir.put_two(data, size, "index.idx", "auxiliary.idx")) return 0;
   fuzz::expect_error_or_success([&] {
     const index::VectorIndex ix(dir.location());
     const uint32_t dim = ix.info().dim;
