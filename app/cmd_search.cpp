@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -347,37 +348,50 @@ void register_search(CLI::App& app, CommandRunner& run) {
       if (auto* ds = dynamic_cast<dataset::DatasetRowReader*>(output_table.get()); ds && layout.with_row_id)
         addresses.emplace(ds->dataset());
       out.writer->begin(fields);
-      uint64_t rows_out = 0;
-      for (size_t q = 0; q < results.size(); ++q) {
-        check_cancelled();
-        std::vector<uint64_t> rows;
-        std::vector<float> distance;
+      // Every query's rows in one take (repeats allowed), written batch by batch.
+      std::vector<uint64_t> rows;
+      std::vector<int32_t> query_of;
+      std::vector<float> distance;
+      for (size_t q = 0; q < results.size(); ++q)
         for (const auto& n : results[q]) {
           rows.push_back(n.row);
+          query_of.push_back(static_cast<int32_t>(q));
           distance.push_back(n.distance);
         }
-        RecordBatch taken;
-        if (!layout.no_table_column) taken = output_table->take(rows);
+      size_t at = 0;
+      const auto write = [&](const RecordBatch& taken, size_t n) {
+        check_cancelled();
+        const auto part = [&](const auto& v) {
+          using T = typename std::decay_t<decltype(v)>::value_type;
+          return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(at),
+                                v.begin() + static_cast<std::ptrdiff_t>(at + n));
+        };
         RecordBatch batch;
         batch.fields = fields;
-        batch.num_rows = static_cast<int64_t>(rows.size());
-        if (several)
-          batch.columns.push_back(
-              primitive_array(TypeId::int32, std::vector<int32_t>(rows.size(), static_cast<int32_t>(q))));
-        for (const int at : layout.order) {
-          if (at == ResultLayout::kDistance) {
-            batch.columns.push_back(primitive_array(TypeId::float32, distance));
-          } else if (at == ResultLayout::kRowId) {
-            std::vector<uint64_t> ids;
-            for (const uint64_t r : rows) ids.push_back(addresses ? addresses->address(r) : r);
+        batch.num_rows = static_cast<int64_t>(n);
+        if (several) batch.columns.push_back(primitive_array(TypeId::int32, part(query_of)));
+        for (const int column : layout.order) {
+          if (column == ResultLayout::kDistance) {
+            batch.columns.push_back(primitive_array(TypeId::float32, part(distance)));
+          } else if (column == ResultLayout::kRowId) {
+            std::vector<uint64_t> ids = part(rows);
+            for (auto& r : ids) r = addresses ? addresses->address(r) : r;
             batch.columns.push_back(primitive_array(TypeId::uint64, ids));
           } else {
-            batch.columns.push_back(taken.columns.at(static_cast<size_t>(at)));
+            batch.columns.push_back(taken.columns.at(static_cast<size_t>(column)));
           }
         }
         timed_output([&] { out.writer->write(batch); });
-        rows_out += rows.size();
+        at += n;
+      };
+      if (layout.no_table_column) {
+        for (size_t i = 0; i < rows.size(); i += args->batch_size)
+          write(RecordBatch{}, std::min<size_t>(args->batch_size, rows.size() - i));
+      } else {
+        output_table->take_batches(rows, args->batch_size,
+                                   [&](RecordBatch taken) { write(taken, static_cast<size_t>(taken.num_rows)); });
       }
+      const uint64_t rows_out = rows.size();
       timed_output([&] { out.finish(); });
       if (report.filter)
         stats.set_filter(render_filter_stats(*report.filter, true), render_filter_stats(*report.filter, false));

@@ -179,18 +179,33 @@ class ExactPass {
       rows_.resize(static_cast<size_t>(n));
       for (uint64_t i = 0; i < n; ++i) rows_[static_cast<size_t>(i)] = base + i;
       base += n;
-      add(batch, std::nullopt);
+      add(batch, nullptr);
     });
   }
 
-  /// `rows` (any order) for every query, or for query `only`.
-  void take(const std::vector<uint64_t>& rows, std::optional<size_t> only = std::nullopt) {
+  /// `rows` (any order) for every query.
+  void take(const std::vector<uint64_t>& rows) {
     size_t at = 0;
     vectors_->take_batches(rows, read::kDefaultBatchSize, [&](RecordBatch batch) {
       const auto n = static_cast<size_t>(batch.num_rows);
       rows_.assign(rows.begin() + static_cast<std::ptrdiff_t>(at), rows.begin() + static_cast<std::ptrdiff_t>(at + n));
       at += n;
-      add(batch, only);
+      add(batch, nullptr);
+    });
+  }
+
+  /// Each query's own rows (`per_query[q]`, ascending), read in one take of them all.
+  void take_each(const std::vector<std::vector<uint64_t>>& per_query) {
+    std::vector<uint64_t> all;
+    for (const auto& rows : per_query) all.insert(all.end(), rows.begin(), rows.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    size_t at = 0;
+    vectors_->take_batches(all, read::kDefaultBatchSize, [&](RecordBatch batch) {
+      const auto n = static_cast<size_t>(batch.num_rows);
+      rows_.assign(all.begin() + static_cast<std::ptrdiff_t>(at), all.begin() + static_cast<std::ptrdiff_t>(at + n));
+      at += n;
+      add(batch, &per_query);
     });
   }
 
@@ -201,11 +216,26 @@ class ExactPass {
   }
 
  private:
-  void add(const RecordBatch& batch, std::optional<size_t> only) {
+  /// A batch of rows_ for every query, or for each query only its rows of `per_query`.
+  void add(const RecordBatch& batch, const std::vector<std::vector<uint64_t>>* per_query) {
     VectorBatch vb = vector_batch(batch, search_.column);
-    for (size_t q = 0; q < states_.size(); ++q)
-      if (!only || *only == q) states_[q].add(metric_, vb.values, vb.f64, vb.rows, rows_, vb.valid, scratch_);
-    report_.rows_compared += vb.rows;
+    for (size_t q = 0; q < states_.size(); ++q) {
+      if (!per_query) {
+        states_[q].add(metric_, vb.values, vb.f64, vb.rows, rows_, vb.valid, scratch_);
+        report_.rows_compared += vb.rows;
+        continue;
+      }
+      const auto& own = (*per_query)[q];
+      std::vector<uint8_t> valid = vb.valid;
+      size_t mine = 0;
+      for (size_t i = 0; i < valid.size(); ++i) {
+        valid[i] = valid[i] && std::binary_search(own.begin(), own.end(), rows_[i]);
+        mine += valid[i];
+      }
+      if (!mine) continue;
+      states_[q].add(metric_, vb.values, vb.f64, vb.rows, rows_, valid, scratch_);
+      report_.rows_compared += mine;
+    }
   }
 
   const VectorSearch& search_;
@@ -304,16 +334,23 @@ std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reop
     if (!column_index.fragments.count(static_cast<uint32_t>(ds.fragments()[i].id)) && ds.live_rows()[i])
       unindexed.emplace_back(addresses.first_row(i), addresses.first_row(i) + ds.live_rows()[i]);
   const bool recompute = search.refine_factor || !unindexed.empty();
-  std::vector<std::vector<index::Neighbor>> candidates;
-  for (const auto& q : search.queries) {
-    std::vector<float> q32;
-    for (const double v : q) q32.push_back(static_cast<float>(v));
-    index::AnnQuery aq;
-    aq.vector = q32;
+  std::vector<std::vector<float>> q32(search.queries.size());
+  std::vector<index::AnnQuery> queries(search.queries.size());
+  std::vector<uint32_t> probed;  // every query's partitions, read in one go
+  for (size_t i = 0; i < queries.size(); ++i) {
+    for (const double v : search.queries[i]) q32[i].push_back(static_cast<float>(v));
+    index::AnnQuery& aq = queries[i];
+    aq.vector = q32[i];
     aq.k = search.k;
     aq.refine_factor = search.refine_factor.value_or(1);
     if (search.nprobes) aq.minimum_nprobes = aq.maximum_nprobes = *search.nprobes;
     aq.ef = search.ef;
+    const auto p = ix.probes(aq);
+    probed.insert(probed.end(), p.order.begin(), p.order.begin() + p.minimum);
+  }
+  ix.load(probed);
+  std::vector<std::vector<index::Neighbor>> candidates;
+  for (const auto& aq : queries) {
     std::vector<index::Neighbor> found;
     for (auto n : ix.search(aq, admit, report.ann))  // addresses → row numbers (admitted ones are visible)
       if (const auto row = addresses.row(n.row)) found.push_back({n.distance, *row});
@@ -336,11 +373,14 @@ std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reop
       const auto hi = std::lower_bound(matched.begin(), matched.end(), end);
       pass.take(std::vector<uint64_t>(lo, hi));
     }
-    for (size_t q = 0; q < candidates.size(); ++q) {
+    std::vector<std::vector<uint64_t>> per_query;
+    for (const auto& c : candidates) {
       std::vector<uint64_t> rows;
-      for (const auto& n : candidates[q]) rows.push_back(n.row);
-      pass.take(rows, q);
+      for (const auto& n : c) rows.push_back(n.row);
+      std::sort(rows.begin(), rows.end());
+      per_query.push_back(std::move(rows));
     }
+    pass.take_each(per_query);
     out = pass.results();
   }
   if (search.filter && search.postfilter) apply_postfilter(reopen, *search.filter, out);

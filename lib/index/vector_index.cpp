@@ -229,69 +229,107 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
 
 VectorIndex::~VectorIndex() = default;
 
-const VectorIndex::Partition& VectorIndex::partition(uint32_t p) const {
-  std::lock_guard lock(mutex_);
-  auto& slot = partitions_[p];
-  if (slot) return *slot;
-  auto part = std::make_unique<Partition>();
-  const uint64_t first = storage_offsets_.at(p), n = info_.partition_rows.at(p);
-  const std::string& what = storage_->what();
+namespace {
+
+/// Row numbers [first, first + n) of each range, one after another.
+std::vector<uint64_t> rows_of(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+  std::vector<uint64_t> rows;
+  for (const auto& [first, n] : ranges)
+    for (uint64_t r = first; r < first + n; ++r) rows.push_back(r);
+  return rows;
+}
+
+}  // namespace
+
+void VectorIndex::load(const std::vector<uint32_t>& wanted) const {
+  std::vector<uint32_t> missing;
+  {
+    std::lock_guard lock(mutex_);
+    for (const uint32_t p : wanted)
+      if (!partitions_.count(p) && std::find(missing.begin(), missing.end(), p) == missing.end()) missing.push_back(p);
+  }
+  if (missing.empty()) return;
+  std::sort(missing.begin(), missing.end());
+  // One planned read of every missing partition's storage rows (and graph rows).
+  std::vector<std::pair<uint64_t, uint64_t>> storage, graph;
+  for (const uint32_t p : missing) {
+    storage.emplace_back(storage_offsets_.at(p), info_.partition_rows.at(p));
+    if (info_.hnsw) graph.emplace_back(graph_offsets_.at(p), graph_rows_.at(p));
+  }
   const char* code_column = info_.quantizer == Quantizer::flat ? "flat"
                             : info_.quantizer == Quantizer::pq ? "__pq_code"
                                                                : "__sq_code";
-  const RecordBatch rows = storage_->read({"_rowid", code_column}, first, first + n);
-  const auto* ids = column_values<uint64_t>(rows, 0, TypeId::uint64, what);
-  part->addresses.assign(ids, ids + n);
+  const RecordBatch rows = storage_->take({"_rowid", code_column}, rows_of(storage));
+  RecordBatch graph_rows;
+  if (info_.hnsw) graph_rows = index_->take({"__vector_id", "__neighbors"}, rows_of(graph));
+  uint64_t at = 0, graph_at = 0;
+  for (size_t i = 0; i < missing.size(); ++i) {
+    auto part = std::make_unique<Partition>();
+    fill_storage(*part, rows, at, storage[i].second);
+    if (info_.hnsw) fill_graph(*part, missing[i], graph_rows, graph_at, graph[i].second);
+    at += storage[i].second;
+    if (info_.hnsw) graph_at += graph[i].second;
+    std::lock_guard lock(mutex_);
+    partitions_[missing[i]] = std::move(part);
+  }
+}
+
+const VectorIndex::Partition& VectorIndex::partition(uint32_t p) const {
+  load({p});
+  std::lock_guard lock(mutex_);
+  return *partitions_.at(p);
+}
+
+void VectorIndex::fill_storage(Partition& part, const RecordBatch& rows, uint64_t first, uint64_t n) const {
+  const std::string& what = storage_->what();
+  const auto* ids = column_values<uint64_t>(rows, 0, TypeId::uint64, what) + first;
+  part.addresses.assign(ids, ids + n);
   const auto dim = static_cast<int32_t>(info_.dim);
   if (info_.quantizer == Quantizer::flat) {
-    const ArrayData& items = fixed_list_items(rows, 1, TypeId::float32, dim, what);
-    const float* v = items.values<float>();
-    part->vectors.assign(v, v + n * info_.dim);
+    const float* v = fixed_list_items(rows, 1, TypeId::float32, dim, what).values<float>() + first * info_.dim;
+    part.vectors.assign(v, v + n * info_.dim);
   } else if (info_.quantizer == Quantizer::sq) {
-    const ArrayData& items = fixed_list_items(rows, 1, TypeId::uint8, dim, what);
-    const uint8_t* c = items.values<uint8_t>();
-    part->codes.assign(c, c + n * info_.dim);
+    const uint8_t* c = fixed_list_items(rows, 1, TypeId::uint8, dim, what).values<uint8_t>() + first * info_.dim;
+    part.codes.assign(c, c + n * info_.dim);
   } else {
     const uint32_t width = info_.pq_bits == 8 ? info_.pq_sub_vectors : info_.pq_sub_vectors / 2;
     const ArrayData& items = fixed_list_items(rows, 1, TypeId::uint8, static_cast<int32_t>(width), what);
-    const uint8_t* flat = items.values<uint8_t>();
-    part->codes.resize(n * width);
-    for (uint64_t j = 0; j < n; ++j)  // stored transposed: byte b of row j at b × n + j
-      for (uint32_t b = 0; b < width; ++b) part->codes[j * width + b] = flat[b * n + j];
+    const uint8_t* flat = items.values<uint8_t>() + first * width;
+    part.codes.resize(n * width);
+    for (uint64_t j = 0; j < n; ++j)  // stored transposed per partition: byte b of row j at b × n + j
+      for (uint32_t b = 0; b < width; ++b) part.codes[j * width + b] = flat[b * n + j];
   }
-  if (info_.hnsw) {
-    const uint64_t g0 = graph_offsets_.at(p), gn = graph_rows_.at(p);
-    const RecordBatch graph = index_->read({"__vector_id", "__neighbors"}, g0, g0 + gn);
-    const auto* node = column_values<uint32_t>(graph, 0, TypeId::uint32, index_->what());
-    const ArrayData& lists = *graph.columns.at(1);
-    if (!lists.type || lists.type->id != TypeId::list || lists.children.empty() ||
-        lists.children[0]->type->id != TypeId::uint32)
-      throw_corrupt("{}: __neighbors is not list<uint32>", index_->what());
-    const auto* offsets = lists.values<int32_t>();
-    const auto* neighbours = lists.children[0]->values<uint32_t>();
-    // Levels as Lance 8.0 cuts them: rows [level_offsets[l], level_offsets[l + 1]).
-    const auto& lo = level_offsets_.at(p);
-    part->level0.resize(n);
-    part->upper.resize(lo.size() > 1 ? lo.size() - 2 : 0);
-    for (size_t l = 0; l + 1 < lo.size(); ++l) {
-      if (lo[l] > lo[l + 1] || lo[l + 1] > gn)
-        throw_corrupt("{}: partition {}: level offsets {}..{} of {} graph rows", index_->what(), p, lo[l], lo[l + 1],
-                      gn);
-      for (uint32_t r = lo[l]; r < lo[l + 1]; ++r) {
-        if (node[r] >= n || offsets[r] > offsets[r + 1] || offsets[r + 1] > lists.children[0]->length)
-          throw_corrupt("{}: partition {}: graph row {} (node {} of {})", index_->what(), p, r, node[r], n);
-        std::vector<uint32_t> list(neighbours + offsets[r], neighbours + offsets[r + 1]);
-        for (const uint32_t u : list)
-          if (u >= n) throw_corrupt("{}: partition {}: neighbour {} of {} nodes", index_->what(), p, u, n);
-        if (l == 0)
-          part->level0[node[r]] = std::move(list);
-        else
-          part->upper[l - 1][node[r]] = std::move(list);
-      }
+}
+
+void VectorIndex::fill_graph(Partition& part, uint32_t p, const RecordBatch& graph, uint64_t first, uint64_t gn) const {
+  const std::string& what = index_->what();
+  const uint64_t n = part.addresses.size();
+  const auto* node = column_values<uint32_t>(graph, 0, TypeId::uint32, what) + first;
+  const ArrayData& lists = *graph.columns.at(1);
+  if (!lists.type || lists.type->id != TypeId::list || lists.children.empty() ||
+      lists.children[0]->type->id != TypeId::uint32)
+    throw_corrupt("{}: __neighbors is not list<uint32>", what);
+  const auto* offsets = lists.values<int32_t>() + first;
+  const auto* neighbours = lists.children[0]->values<uint32_t>();
+  // Levels as Lance 8.0 cuts them: rows [level_offsets[l], level_offsets[l + 1]).
+  const auto& lo = level_offsets_.at(p);
+  part.level0.resize(n);
+  part.upper.resize(lo.size() > 1 ? lo.size() - 2 : 0);
+  for (size_t l = 0; l + 1 < lo.size(); ++l) {
+    if (lo[l] > lo[l + 1] || lo[l + 1] > gn)
+      throw_corrupt("{}: partition {}: level offsets {}..{} of {} graph rows", what, p, lo[l], lo[l + 1], gn);
+    for (uint32_t r = lo[l]; r < lo[l + 1]; ++r) {
+      if (node[r] >= n || offsets[r] < 0 || offsets[r] > offsets[r + 1] || offsets[r + 1] > lists.children[0]->length)
+        throw_corrupt("{}: partition {}: graph row {} (node {} of {})", what, p, r, node[r], n);
+      std::vector<uint32_t> list(neighbours + offsets[r], neighbours + offsets[r + 1]);
+      for (const uint32_t u : list)
+        if (u >= n) throw_corrupt("{}: partition {}: neighbour {} of {} nodes", what, p, u, n);
+      if (l == 0)
+        part.level0[node[r]] = std::move(list);
+      else
+        part.upper[l - 1][node[r]] = std::move(list);
     }
   }
-  slot = std::move(part);
-  return *slot;
 }
 
 namespace {
@@ -499,10 +537,12 @@ std::vector<Neighbor> VectorIndex::search_partition(const Partition& part, uint3
   return out;
 }
 
-std::vector<Neighbor> VectorIndex::search(const AnnQuery& query, const AdmitRow& admit, AnnCounters& counters) const {
+VectorIndex::Probes VectorIndex::probes(const AnnQuery& query) const {
   if (query.vector.size() != info_.dim)
     throw_usage("query has {} values; the index holds vectors of dimension {}", query.vector.size(), info_.dim);
-  std::vector<float> q(query.vector.begin(), query.vector.end());
+  Probes out;
+  out.query.assign(query.vector.begin(), query.vector.end());
+  std::vector<float>& q = out.query;
   if (info_.metric == Metric::cosine) {  // the index holds normalized vectors
     const float norm = std::sqrt(dot_product(q.data(), q.data(), q.size()));
     for (auto& v : q) v /= norm;
@@ -511,27 +551,36 @@ std::vector<Neighbor> VectorIndex::search(const AnnQuery& query, const AdmitRow&
   std::vector<float> centroid_d(partitions);
   distances(info_.metric == Metric::dot ? Metric::dot : Metric::l2, q.data(), centroids_.data(), partitions, info_.dim,
             centroid_d.data());
-  std::vector<uint32_t> order(partitions);
+  std::vector<uint32_t>& order = out.order;
+  order.resize(partitions);
   for (uint32_t p = 0; p < partitions; ++p) order[p] = p;
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return centroid_d[a] < centroid_d[b]; });
   const uint32_t maximum = std::min(query.maximum_nprobes, partitions);
   order.resize(maximum);
   // Lance's early pruning: partitions whose centroid is within a factor of the nearest raise
   // the minimum (the factor grows with k).
-  uint32_t minimum = std::min(query.minimum_nprobes, maximum);
+  out.minimum = std::min(query.minimum_nprobes, maximum);
   if (!order.empty()) {
     const float d0 = centroid_d[order[0]];
     const float factor = query.k <= 1 ? 0.6f : query.k <= 10 ? 7.0f : 81.0f;
     uint32_t pruned = 0;
     for (const uint32_t p : order) pruned += centroid_d[p] <= d0 * factor ? 1 : 0;
-    minimum = std::min(std::max(minimum, pruned), maximum);
+    out.minimum = std::max<uint32_t>(std::min(std::max(out.minimum, pruned), maximum), 1);
   }
+  out.minimum = std::min<uint32_t>(out.minimum, static_cast<uint32_t>(order.size()));
+  return out;
+}
+
+std::vector<Neighbor> VectorIndex::search(const AnnQuery& query, const AdmitRow& admit, AnnCounters& counters) const {
+  const Probes probe = probes(query);
+  const auto& order = probe.order;
+  load(std::vector<uint32_t>(order.begin(), order.begin() + probe.minimum));
   const size_t keep = static_cast<size_t>(query.k) * std::max<uint32_t>(query.refine_factor, 1);
   const uint32_t ef = query.ef.value_or(static_cast<uint32_t>(keep + keep / 2));
   std::vector<Neighbor> all;
   for (uint32_t i = 0; i < order.size(); ++i) {
-    if (i >= std::max<uint32_t>(minimum, 1) && all.size() >= query.k) break;  // the late search stops at k
-    const auto found = search_partition(partition(order[i]), order[i], q, keep, ef, admit, counters);
+    if (i >= probe.minimum && all.size() >= query.k) break;  // the late search stops at k
+    const auto found = search_partition(partition(order[i]), order[i], probe.query, keep, ef, admit, counters);
     all.insert(all.end(), found.begin(), found.end());
     ++counters.partitions_searched;
   }

@@ -82,8 +82,26 @@ class VectorIndex {
 
   struct Partition;
 
+  /// The partitions a query probes, nearest centroid first (nprobes' maximum of them), and
+  /// how many are always searched (the minimum after early pruning; the rest only while
+  /// fewer than k candidates were found); `query` is the search's query (normalized for
+  /// cosine). Throws Error(usage) for a query of another dimension.
+  struct Probes {
+    std::vector<uint32_t> order;
+    uint32_t minimum = 0;
+    std::vector<float> query;
+  };
+  Probes probes(const AnnQuery& query) const;
+
+  /// Reads the given partitions (those not read yet) in one planned read of each file:
+  /// search() reads the ones it probes first this way; a caller with several queries can read
+  /// the union of theirs at once.
+  void load(const std::vector<uint32_t>& partitions) const;
+
  private:
   const Partition& partition(uint32_t p) const;
+  void fill_storage(Partition& part, const RecordBatch& rows, uint64_t first, uint64_t n) const;
+  void fill_graph(Partition& part, uint32_t p, const RecordBatch& graph, uint64_t first, uint64_t rows) const;
   std::vector<Neighbor> search_partition(const Partition& part, uint32_t p, std::span<const float> q, size_t k,
                                          uint32_t ef, const AdmitRow& admit, AnnCounters& counters) const;
 
