@@ -259,6 +259,94 @@ Recall measure_recall(const std::vector<std::vector<index::Neighbor>>& found,
   return r;
 }
 
+/// The search the arguments ask for, on a table of `schema`.
+VectorSearch make_search(const SearchArgs& a, const format::Schema& schema) {
+  VectorSearch s;
+  // The dimension of raw float32 queries is the column's: choose it first.
+  std::optional<size_t> dim;
+  std::vector<std::vector<double>> queries;
+  if (a.vector_format != "f32") {
+    queries = query_vectors(a, 0);
+    if (!queries.empty()) dim = queries[0].size();
+  }
+  s.column = choose_vector_column(schema, a.column, dim);
+  s.queries = a.vector_format == "f32" ? query_vectors(a, s.column.dim) : std::move(queries);
+  if (s.queries.empty()) throw_usage("--vector-file {}: no query vector in it", a.vector_file);
+  s.k = a.k;
+  if (a.metric) s.metric = index::parse_metric(*a.metric);
+  s.nprobes = a.nprobes;
+  s.refine_factor = a.refine_factor;
+  s.ef = a.ef;
+  s.fast_search = a.fast_search;
+  s.filter = a.filter;
+  s.postfilter = a.postfilter;
+  s.use_scalar_indices = !a.no_index;
+  s.min_distance = a.min_distance;
+  s.max_distance = a.max_distance;
+  return s;
+}
+
+/// Writes every query's rows (one take of them all, repeats allowed) with query_index,
+/// _distance and _rowid as `layout` places them; returns the rows written.
+uint64_t write_results(const std::vector<std::vector<index::Neighbor>>& results, dataset::TableReader& output_table,
+                       ResultLayout& layout, const OutputArgs& args) {
+  const bool several = results.size() > 1;
+  Output out(args, output_table.schema().metadata);
+  std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table.fields();
+  layout.complete(table_fields.size());
+  const std::vector<FieldPtr> fields = result_fields(table_fields, layout, several);
+  std::optional<index::RowAddresses> addresses;
+  if (auto* ds = dynamic_cast<dataset::DatasetRowReader*>(&output_table); ds && layout.with_row_id)
+    addresses.emplace(ds->dataset());
+  out.writer->begin(fields);
+  // Every query's rows in one take (repeats allowed), written batch by batch.
+  std::vector<uint64_t> rows;
+  std::vector<int32_t> query_of;
+  std::vector<float> distance;
+  for (size_t q = 0; q < results.size(); ++q)
+    for (const auto& n : results[q]) {
+      rows.push_back(n.row);
+      query_of.push_back(static_cast<int32_t>(q));
+      distance.push_back(n.distance);
+    }
+  size_t at = 0;
+  const auto write = [&](const RecordBatch& taken, size_t n) {
+    check_cancelled();
+    const auto part = [&](const auto& v) {
+      using T = typename std::decay_t<decltype(v)>::value_type;
+      return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(at),
+                            v.begin() + static_cast<std::ptrdiff_t>(at + n));
+    };
+    RecordBatch batch;
+    batch.fields = fields;
+    batch.num_rows = static_cast<int64_t>(n);
+    if (several) batch.columns.push_back(primitive_array(TypeId::int32, part(query_of)));
+    for (const int column : layout.order) {
+      if (column == ResultLayout::kDistance) {
+        batch.columns.push_back(primitive_array(TypeId::float32, part(distance)));
+      } else if (column == ResultLayout::kRowId) {
+        std::vector<uint64_t> ids = part(rows);
+        for (auto& r : ids) r = addresses ? addresses->address(r) : r;
+        batch.columns.push_back(primitive_array(TypeId::uint64, ids));
+      } else {
+        batch.columns.push_back(taken.columns.at(static_cast<size_t>(column)));
+      }
+    }
+    timed_output([&] { out.writer->write(batch); });
+    at += n;
+  };
+  if (layout.no_table_column) {
+    for (size_t i = 0; i < rows.size(); i += args.batch_size)
+      write(RecordBatch{}, std::min<size_t>(args.batch_size, rows.size() - i));
+  } else {
+    output_table.take_batches(rows, args.batch_size,
+                              [&](RecordBatch taken) { write(taken, static_cast<size_t>(taken.num_rows)); });
+  }
+  const uint64_t rows_out = rows.size();
+  timed_output([&] { out.finish(); });
+  return rows_out;
+}
+
 /// Through the column's vector index when the dataset has one (and --exact is not given,
 /// and no other metric is asked for: LanceDB then searches exactly), else exact.
 std::vector<std::vector<index::Neighbor>> run_search(const ReopenTable& reopen, dataset::TableReader& table,
@@ -308,28 +396,7 @@ void register_search(CLI::App& app, CommandRunner& run) {
       };
       ResultLayout layout(args->columns, search->with_row_id);
       auto output_table = reopen(layout.table_columns);
-      VectorSearch s;
-      // The dimension of raw float32 queries is the column's: choose it first.
-      std::optional<size_t> dim;
-      std::vector<std::vector<double>> queries;
-      if (search->vector_format != "f32") {
-        queries = query_vectors(*search, 0);
-        if (!queries.empty()) dim = queries[0].size();
-      }
-      s.column = choose_vector_column(output_table->schema(), search->column, dim);
-      s.queries = search->vector_format == "f32" ? query_vectors(*search, s.column.dim) : std::move(queries);
-      if (s.queries.empty()) throw_usage("--vector-file {}: no query vector in it", search->vector_file);
-      s.k = search->k;
-      if (search->metric) s.metric = index::parse_metric(*search->metric);
-      s.nprobes = search->nprobes;
-      s.refine_factor = search->refine_factor;
-      s.ef = search->ef;
-      s.fast_search = search->fast_search;
-      s.filter = search->filter;
-      s.postfilter = search->postfilter;
-      s.use_scalar_indices = !search->no_index;
-      s.min_distance = search->min_distance;
-      s.max_distance = search->max_distance;
+      const VectorSearch s = make_search(*search, output_table->schema());
       SearchReport report;
       const auto results = run_search(reopen, *output_table, s, search->exact, report);
       std::optional<Recall> recall;
@@ -339,60 +406,7 @@ void register_search(CLI::App& app, CommandRunner& run) {
         SearchReport exact_report;
         recall = measure_recall(results, exact_search(reopen, exact, exact_report));
       }
-      const bool several = s.queries.size() > 1;
-      Output out(*args, output_table->schema().metadata);
-      std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table->fields();
-      layout.complete(table_fields.size());
-      const std::vector<FieldPtr> fields = result_fields(table_fields, layout, several);
-      std::optional<index::RowAddresses> addresses;
-      if (auto* ds = dynamic_cast<dataset::DatasetRowReader*>(output_table.get()); ds && layout.with_row_id)
-        addresses.emplace(ds->dataset());
-      out.writer->begin(fields);
-      // Every query's rows in one take (repeats allowed), written batch by batch.
-      std::vector<uint64_t> rows;
-      std::vector<int32_t> query_of;
-      std::vector<float> distance;
-      for (size_t q = 0; q < results.size(); ++q)
-        for (const auto& n : results[q]) {
-          rows.push_back(n.row);
-          query_of.push_back(static_cast<int32_t>(q));
-          distance.push_back(n.distance);
-        }
-      size_t at = 0;
-      const auto write = [&](const RecordBatch& taken, size_t n) {
-        check_cancelled();
-        const auto part = [&](const auto& v) {
-          using T = typename std::decay_t<decltype(v)>::value_type;
-          return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(at),
-                                v.begin() + static_cast<std::ptrdiff_t>(at + n));
-        };
-        RecordBatch batch;
-        batch.fields = fields;
-        batch.num_rows = static_cast<int64_t>(n);
-        if (several) batch.columns.push_back(primitive_array(TypeId::int32, part(query_of)));
-        for (const int column : layout.order) {
-          if (column == ResultLayout::kDistance) {
-            batch.columns.push_back(primitive_array(TypeId::float32, part(distance)));
-          } else if (column == ResultLayout::kRowId) {
-            std::vector<uint64_t> ids = part(rows);
-            for (auto& r : ids) r = addresses ? addresses->address(r) : r;
-            batch.columns.push_back(primitive_array(TypeId::uint64, ids));
-          } else {
-            batch.columns.push_back(taken.columns.at(static_cast<size_t>(column)));
-          }
-        }
-        timed_output([&] { out.writer->write(batch); });
-        at += n;
-      };
-      if (layout.no_table_column) {
-        for (size_t i = 0; i < rows.size(); i += args->batch_size)
-          write(RecordBatch{}, std::min<size_t>(args->batch_size, rows.size() - i));
-      } else {
-        output_table->take_batches(rows, args->batch_size,
-                                   [&](RecordBatch taken) { write(taken, static_cast<size_t>(taken.num_rows)); });
-      }
-      const uint64_t rows_out = rows.size();
-      timed_output([&] { out.finish(); });
+      const uint64_t rows_out = write_results(results, *output_table, layout, *args);
       if (report.filter)
         stats.set_filter(render_filter_stats(*report.filter, true), render_filter_stats(*report.filter, false));
       stats.add_section("search", search_stats(s, report, true), search_stats(s, report, false));
