@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Vector-search goldens (issue #34): LanceDB (@lancedb/lancedb 0.31.0 = Lance 8.0) writes two
+// Vector-search goldens (issue #34): LanceDB (@lancedb/lancedb 0.31.0 = Lance 8.0) writes four
 // small tables into data/vectors/ and answers nearest-neighbour queries on them; every expected
 // value is LanceDB's own answer (ids and _distance in LanceDB's order, or its error).
 //   data/vectors/plain/    storage 2.1, 3000 rows in three fragments (1200 + 1200 + 600, ids =
@@ -10,9 +10,22 @@
 //   data/vectors/indexed/  the same id/cat/score rows with five float32 dim-16 columns, one vector
 //                          index each (INDEXED_VECTORS), built over the first two fragments; the
 //                          third is appended after the indices, then the same deletions.
-//   In every vector column rows 10, 1500, 2700 are null, row 42 is all zeros and rows
-//   123, 623, ..., 2623 hold the same vector. Values are clustered (8 centres + gaussian noise).
-//   data/vectors/goldens.json: tables (versions, indices with uuids), queries (6 per column),
+//   data/vectors/indexed_more/  the same structure (two fragments indexed, the third appended
+//                          after the indices, then the deletions) with 1200 rows (500 + 500 +
+//                          200) and eight float32 dim-16 columns (MORE_VECTORS), so that every
+//                          metric meets every quantizer: v_pq_dot IVF_PQ dot, v_pq_cos IVF_PQ
+//                          cosine, v_pq4 IVF_PQ l2 numBits 4, v_flat_l2, v_flat_dot IVF_FLAT,
+//                          v_hnsw_sq_l2, v_hnsw_sq_dot IVF_HNSW_SQ, v_hnsw_pq_cos IVF_HNSW_PQ.
+//   data/vectors/indexed_full/  800 rows (300 + 300 + 200), the indices built after all three
+//                          fragments (no unindexed tail), then the deletions: vf_pq_l2 IVF_PQ l2,
+//                          vf_hnsw_sq_dot IVF_HNSW_SQ dot (FULL_VECTORS). Its answers' _distance
+//                          values are the index's approximations (except refineFactor, exact).
+//   In every vector column row 42 is all zeros, rows id % 500 = 123 (123, 623, ..., 2623) hold
+//   the same vector and three rows are null: 10, 1500, 2700 (plain, indexed), 10, 600, 1100
+//   (indexed_more), 10, 400, 700 (indexed_full). Values are clustered (8 centres + gaussian
+//   noise); every column has its own seed, so a table's data does not depend on the others.
+//   data/vectors/goldens.json: tables (versions, indices with uuids; the smaller tables their own
+//   `rows`), queries (6 per column; query 2 is a third-fragment row: 2500, 1050, 750),
 //   cases (one per LanceDB call: the call as text, the columns LanceDB returns, ids, distances;
 //   indexed ones also whether the plan used the index, recall against the exact twin, and
 //   whether every distance is the exact one). data/vectors/golden/*.jsonl: some whole result
@@ -57,15 +70,28 @@
 //     recall (to 1 or nearly; IVF_RQ ~0.9); HNSW ef(100) beats ef(10). A distanceType() other
 //     than the index's falls back to the exact search (a WARN "falling back to brute-force
 //     search"; plan without the index; same answer as bypassVectorIndex()).
+//   * indexed_full (no tail): every distance but refineFactor's is the index's, as with
+//     fastSearch() (seen there and with fastSearch() on indexed_more: IVF_FLAT's are the exact
+//     ones, PQ l2/dot within a few units of the exact, PQ cosine about 0.2-0.4 above it,
+//     HNSW_SQ l2 within 0.3, but HNSW_SQ dot far off: -250 to -410 where the exact distance is
+//     -25 to +14, so its indexed answers have low recall).
+//   * Cases are named indexed/..., indexed_more/..., indexed_full/... (`<table>/<column>/
+//     <variant>/q<i>`); the two later tables leave out nprobes20, nprobes1_refine5, the
+//     metric_* fallbacks and the errors (indexedCases).
 //   * LanceDB 0.31's JS API has no IVF_SQ (Index has ivfPq, ivfRq, ivfFlat, hnswPq, hnswSq): the
 //     fifth index is IVF_RQ on `v_rq`. float16 works in apache-arrow JS (buildData writes bits).
 //
 // Determinism: the data and plain/ (file contents; names and manifests carry uuids) and every
 // plain case are identical between runs. Index training is random (k-means), so the index files
 // and many indexed answers change from run to run: the committed goldens belong to the committed
-// index files.
+// index files. Hence --only: it rebuilds only the named tables and merges their cases, queries
+// and table entries into the existing goldens.json (the other tables' entries, and their
+// directories, are left byte-identical; goldens.json keeps the order plain, indexed,
+// indexed_more, indexed_full).
 //
-//   cd scripts && node gen-vectors.mjs            (rewrites data/vectors/)
+//   cd scripts && node gen-vectors.mjs            (rewrites data/vectors/ whole)
+//   cd scripts && node gen-vectors.mjs --only indexed_more,indexed_full
+//                                                 (rewrites only those tables and their goldens)
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -90,6 +116,13 @@ const ZERO_VECTOR_ID = 42; // all-zero in every vector column (no cosine distanc
 const DUP_SOURCE = 123; // rows id % 500 == 123 (123, 623, ..., 2623) share row 123's vectors
 const NOISE = 1.0; // per-coordinate gaussian noise around a centre
 const CATS = ['x', 'y', 'z'];
+// Row layouts: rows, fragments, the rows with a null vector, the third-fragment row whose vector
+// is query 2. MAIN is plain/'s and indexed/'s; indexed_more/ and indexed_full/ are smaller (the
+// same zero row 42, duplicated rows id % 500 = 123, deletions id % 97 = 5).
+const MAIN = { n: N, fragments: FRAGMENTS, nulls: NULL_VECTOR_IDS, tailRow: 2500 };
+const MORE = { n: 1200, fragments: [[0, 500], [500, 500], [1000, 200]], nulls: [10, 600, 1100], tailRow: 1050 };
+const FULL = { n: 800, fragments: [[0, 300], [300, 300], [600, 200]], nulls: [10, 400, 700], tailRow: 750 };
+const dupIds = (layout) => Array.from({ length: Math.ceil((layout.n - DUP_SOURCE) / 500) }, (_, i) => DUP_SOURCE + 500 * i);
 
 // ---------------------------------------------------------------------------------------------
 // Data: every column of all N rows, from seeded generators; a fragment is a slice of them.
@@ -104,17 +137,17 @@ const roundF16 = (v) => v.map(f16round);
 const roundF64 = (v) => v;
 
 /// Clustered vectors: 8 centres in [-1, 1]^dim, each row a centre plus gaussian noise.
-function vectorColumn(seed, dim, round) {
+function vectorColumn(seed, dim, round, layout = MAIN) {
   const rng = new Rng(`vectors-${seed}`);
   const centres = Array.from({ length: 8 }, () => Array.from({ length: dim }, () => rng.next() * 2 - 1));
-  const rows = Array.from({ length: N }, () => {
+  const rows = Array.from({ length: layout.n }, () => {
     const c = rng.pick(centres);
     return round(c.map((x) => x + NOISE * gauss(rng)));
   });
-  for (let i = 0; i < N; i++) if (i % 500 === DUP_SOURCE && i !== DUP_SOURCE) rows[i] = rows[DUP_SOURCE].slice();
+  for (let i = 0; i < layout.n; i++) if (i % 500 === DUP_SOURCE && i !== DUP_SOURCE) rows[i] = rows[DUP_SOURCE].slice();
   rows[ZERO_VECTOR_ID] = new Array(dim).fill(0);
-  for (const i of NULL_VECTOR_IDS) rows[i] = null;
-  return { rows, centres: centres.map(round), rng };
+  for (const i of layout.nulls) rows[i] = null;
+  return { rows, centres: centres.map(round), rng, layout };
 }
 
 function scalarColumns() {
@@ -146,12 +179,41 @@ const INDEXED_VECTORS = [
   { name: 'v_hnsw_pq', metric: 'l2', kind: 'IVF_HNSW_PQ', call: 'Index.hnswPq({numPartitions: 4, numSubVectors: 4, distanceType: "l2"})', make: () => I.hnswPq({ numPartitions: 4, numSubVectors: 4, distanceType: 'l2' }) },
   { name: 'v_hnsw_sq', metric: 'cosine', kind: 'IVF_HNSW_SQ', call: 'Index.hnswSq({numPartitions: 4, distanceType: "cosine"})', make: () => I.hnswSq({ numPartitions: 4, distanceType: 'cosine' }) },
 ];
+// indexed_more/: the (quantizer, metric) pairs indexed/ lacks, so every metric meets every
+// quantizer (PQ 8 and 4 bits, FLAT, HNSW_SQ, HNSW_PQ); same structure as indexed/, MORE rows.
+const MORE_VECTORS = [
+  { name: 'v_pq_dot', metric: 'dot', kind: 'IVF_PQ', call: 'Index.ivfPq({numPartitions: 6, numSubVectors: 4, distanceType: "dot"})', make: () => I.ivfPq({ numPartitions: 6, numSubVectors: 4, distanceType: 'dot' }) },
+  { name: 'v_pq_cos', metric: 'cosine', kind: 'IVF_PQ', call: 'Index.ivfPq({numPartitions: 4, numSubVectors: 4, distanceType: "cosine"})', make: () => I.ivfPq({ numPartitions: 4, numSubVectors: 4, distanceType: 'cosine' }) },
+  { name: 'v_pq4', metric: 'l2', kind: 'IVF_PQ', call: 'Index.ivfPq({numPartitions: 8, numSubVectors: 8, numBits: 4, distanceType: "l2"})', make: () => I.ivfPq({ numPartitions: 8, numSubVectors: 8, numBits: 4, distanceType: 'l2' }) },
+  { name: 'v_flat_l2', metric: 'l2', kind: 'IVF_FLAT', call: 'Index.ivfFlat({numPartitions: 6, distanceType: "l2"})', make: () => I.ivfFlat({ numPartitions: 6, distanceType: 'l2' }) },
+  { name: 'v_flat_dot', metric: 'dot', kind: 'IVF_FLAT', call: 'Index.ivfFlat({numPartitions: 4, distanceType: "dot"})', make: () => I.ivfFlat({ numPartitions: 4, distanceType: 'dot' }) },
+  { name: 'v_hnsw_sq_l2', metric: 'l2', kind: 'IVF_HNSW_SQ', call: 'Index.hnswSq({numPartitions: 4, distanceType: "l2"})', make: () => I.hnswSq({ numPartitions: 4, distanceType: 'l2' }) },
+  { name: 'v_hnsw_sq_dot', metric: 'dot', kind: 'IVF_HNSW_SQ', call: 'Index.hnswSq({numPartitions: 4, distanceType: "dot"})', make: () => I.hnswSq({ numPartitions: 4, distanceType: 'dot' }) },
+  { name: 'v_hnsw_pq_cos', metric: 'cosine', kind: 'IVF_HNSW_PQ', call: 'Index.hnswPq({numPartitions: 4, numSubVectors: 4, distanceType: "cosine"})', make: () => I.hnswPq({ numPartitions: 4, numSubVectors: 4, distanceType: 'cosine' }) },
+];
+// indexed_full/: indices over every fragment (no unindexed tail), so the answers' _distance values
+// are the index's approximations; FULL rows.
+const FULL_VECTORS = [
+  { name: 'vf_pq_l2', metric: 'l2', kind: 'IVF_PQ', call: 'Index.ivfPq({numPartitions: 4, numSubVectors: 4, distanceType: "l2"})', make: () => I.ivfPq({ numPartitions: 4, numSubVectors: 4, distanceType: 'l2' }) },
+  { name: 'vf_hnsw_sq_dot', metric: 'dot', kind: 'IVF_HNSW_SQ', call: 'Index.hnswSq({numPartitions: 4, distanceType: "dot"})', make: () => I.hnswSq({ numPartitions: 4, distanceType: 'dot' }) },
+];
+// The tables in the order of goldens.json; `indexAfter`: the indices are built after that many
+// fragments (the rest are appended after them, unindexed).
+const TABLES = {
+  plain: { layout: MAIN, vectors: PLAIN_VECTORS },
+  indexed: { layout: MAIN, vectors: INDEXED_VECTORS, indexAfter: 2 },
+  indexed_more: { layout: MORE, vectors: MORE_VECTORS, indexAfter: 2 },
+  indexed_full: { layout: FULL, vectors: FULL_VECTORS, indexAfter: 3 },
+};
 
 const scalars = scalarColumns();
 const columns = {};
 const queries = {};
 for (const v of PLAIN_VECTORS) columns[v.name] = { ...v, ...vectorColumn(v.name, v.dim, v.round) };
-for (const v of INDEXED_VECTORS) columns[v.name] = { ...v, dim: 16, type: () => new arrow.Float32(), round: roundF32, ...vectorColumn(v.name, 16, roundF32) };
+for (const t of Object.values(TABLES)) {
+  if (t.vectors === PLAIN_VECTORS) continue;
+  for (const v of t.vectors) columns[v.name] = { ...v, dim: 16, type: () => new arrow.Float32(), round: roundF32, ...vectorColumn(v.name, 16, roundF32, t.layout) };
+}
 
 /// Six query vectors per column: stored rows (a duplicated one, a deleted one, one of the
 /// third fragment), a point near a centre, a uniform point, and a centre scaled by 3.
@@ -161,7 +223,7 @@ for (const [name, c] of Object.entries(columns)) {
   queries[name] = [
     { note: `row ${DUP_SOURCE}'s vector (rows id % 500 = ${DUP_SOURCE} hold the same)`, vector: row(DUP_SOURCE) },
     { note: 'row 5\'s vector (row 5 is deleted)', vector: row(5) },
-    { note: 'row 2500\'s vector (third fragment)', vector: row(2500) },
+    { note: `row ${c.layout.tailRow}'s vector (third fragment)`, vector: row(c.layout.tailRow) },
     { note: 'centre 2 plus noise', vector: c.round(c.centres[2].map((x) => x + 0.2 * gauss(rng))) },
     { note: 'uniform in [-1, 1]^dim', vector: c.round(c.centres[0].map(() => rng.next() * 2 - 1)) },
     { note: 'centre 5 times 3', vector: c.round(c.centres[5].map((x) => 3 * x)) },
@@ -308,44 +370,48 @@ function plainCases() {
   return cs;
 }
 
-function indexedCases() {
+/// The cases of an indexed table, named `<table>/<column>/<variant>/q<i>`. indexed/ has them all;
+/// the later tables (`all` false) leave out nprobes20 (= default here), nprobes1_refine5, the
+/// other metrics (the exact fallback, as on indexed/) and the errors.
+function indexedCases(table, vectors, all = true) {
   const cs = [];
-  const add = (name, column, query, calls, extra = {}) => cs.push({ name, column, query, calls, plan: true, ...extra });
-  for (const v of INDEXED_VECTORS) {
+  const add = (name, column, query, calls, extra = {}) => cs.push({ name: `${table}/${name}`, column, query, calls, plan: true, ...extra });
+  for (const v of vectors) {
     const c = v.name, m = v.metric;
     const base = [['column', c], ['distanceType', m], ['limit', 10], SELECT];
     const hnsw = v.kind.includes('HNSW');
     for (const q of Q) {
-      add(`indexed/${c}/default/q${q}`, c, q, base);
-      add(`indexed/${c}/exact/q${q}`, c, q, [...base, ['bypassVectorIndex']]);
-      add(`indexed/${c}/nprobes1/q${q}`, c, q, [...base, ['nprobes', 1]]);
-      add(`indexed/${c}/nprobes20/q${q}`, c, q, [...base, ['nprobes', 20]]);
-      add(`indexed/${c}/refine5/q${q}`, c, q, [...base, ['refineFactor', 5]]);
-      add(`indexed/${c}/nprobes1_refine5/q${q}`, c, q, [...base, ['nprobes', 1], ['refineFactor', 5]]);
+      add(`${c}/default/q${q}`, c, q, base);
+      add(`${c}/exact/q${q}`, c, q, [...base, ['bypassVectorIndex']]);
+      add(`${c}/nprobes1/q${q}`, c, q, [...base, ['nprobes', 1]]);
+      if (all) add(`${c}/nprobes20/q${q}`, c, q, [...base, ['nprobes', 20]]);
+      add(`${c}/refine5/q${q}`, c, q, [...base, ['refineFactor', 5]]);
+      if (all) add(`${c}/nprobes1_refine5/q${q}`, c, q, [...base, ['nprobes', 1], ['refineFactor', 5]]);
       if (hnsw) {
-        add(`indexed/${c}/ef10/q${q}`, c, q, [...base, ['ef', 10]]);
-        add(`indexed/${c}/ef100/q${q}`, c, q, [...base, ['ef', 100]]);
+        add(`${c}/ef10/q${q}`, c, q, [...base, ['ef', 10]]);
+        add(`${c}/ef100/q${q}`, c, q, [...base, ['ef', 100]]);
       }
-      add(`indexed/${c}/pre_x/q${q}`, c, q, [...base, ['where', "cat = 'x'"]]);
-      add(`indexed/${c}/post_x/q${q}`, c, q, [...base, ['where', "cat = 'x'"], ['postfilter']]);
-      add(`indexed/${c}/exact_x/q${q}`, c, q, [...base, ['where', "cat = 'x'"], ['bypassVectorIndex']]);
-      add(`indexed/${c}/fast/q${q}`, c, q, [...base, ['fastSearch']]);
+      add(`${c}/pre_x/q${q}`, c, q, [...base, ['where', "cat = 'x'"]]);
+      add(`${c}/post_x/q${q}`, c, q, [...base, ['where', "cat = 'x'"], ['postfilter']]);
+      add(`${c}/exact_x/q${q}`, c, q, [...base, ['where', "cat = 'x'"], ['bypassVectorIndex']]);
+      add(`${c}/fast/q${q}`, c, q, [...base, ['fastSearch']]);
     }
-    add(`indexed/${c}/k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], SELECT]);
-    add(`indexed/${c}/exact_k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], ['bypassVectorIndex'], SELECT]);
-    add(`indexed/${c}/pre_rare_k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], ['where', "cat = 'rare'"], SELECT]);
-    add(`indexed/${c}/nprobes1_pre_rare_k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], ['nprobes', 1], ['where', "cat = 'rare'"], SELECT]);
+    add(`${c}/k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], SELECT]);
+    add(`${c}/exact_k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], ['bypassVectorIndex'], SELECT]);
+    add(`${c}/pre_rare_k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], ['where', "cat = 'rare'"], SELECT]);
+    add(`${c}/nprobes1_pre_rare_k50/q3`, c, 3, [['column', c], ['distanceType', m], ['limit', 50], ['nprobes', 1], ['where', "cat = 'rare'"], SELECT]);
     // no distanceType(): the metric Lance picks for an indexed column
-    add(`indexed/${c}/no_metric/q3`, c, 3, [['column', c], ['limit', 10], SELECT], { effective_metric: m });
-    add(`indexed/${c}/no_metric_exact/q3`, c, 3, [['column', c], ['limit', 10], ['bypassVectorIndex'], SELECT], { effective_metric: 'l2' });
+    add(`${c}/no_metric/q3`, c, 3, [['column', c], ['limit', 10], SELECT], { effective_metric: m });
+    add(`${c}/no_metric_exact/q3`, c, 3, [['column', c], ['limit', 10], ['bypassVectorIndex'], SELECT], { effective_metric: 'l2' });
     // another metric than the index's
-    for (const other of METRICS.filter((x) => x !== m)) {
-      add(`indexed/${c}/metric_${other}/q3`, c, 3, [['column', c], ['distanceType', other], ['limit', 10], SELECT]);
-      add(`indexed/${c}/metric_${other}_exact/q3`, c, 3, [['column', c], ['distanceType', other], ['limit', 10], ['bypassVectorIndex'], SELECT]);
+    for (const other of all ? METRICS.filter((x) => x !== m) : []) {
+      add(`${c}/metric_${other}/q3`, c, 3, [['column', c], ['distanceType', other], ['limit', 10], SELECT]);
+      add(`${c}/metric_${other}_exact/q3`, c, 3, [['column', c], ['distanceType', other], ['limit', 10], ['bypassVectorIndex'], SELECT]);
     }
   }
-  add('indexed/error/wrong_dim', 'v_pq', null, [['column', 'v_pq'], ['distanceType', 'l2'], ['limit', 10], SELECT], { vector: [1, 2, 3] });
-  add('indexed/error/k0', 'v_pq', 3, [['column', 'v_pq'], ['distanceType', 'l2'], ['limit', 0], SELECT]);
+  if (!all) return cs;
+  add('error/wrong_dim', 'v_pq', null, [['column', 'v_pq'], ['distanceType', 'l2'], ['limit', 10], SELECT], { vector: [1, 2, 3] });
+  add('error/k0', 'v_pq', 3, [['column', 'v_pq'], ['distanceType', 'l2'], ['limit', 0], SELECT]);
   return cs;
 }
 
@@ -361,7 +427,7 @@ async function compareWithExact(tbl, entries) {
     const key = `${e.column}|${e.query}|${metric}`;
     if (!exactCache.has(key)) {
       const t = await tbl.query().nearestTo(queries[e.column][e.query].vector).column(e.column).distanceType(metric)
-        .limit(N).bypassVectorIndex().select(['id', '_distance']).toArrow();
+        .limit(columns[e.column].layout.n).bypassVectorIndex().select(['id', '_distance']).toArrow();
       const ids = Array.from(t.getChild('id').toArray(), Number), ds = Array.from(t.getChild('_distance').toArray());
       exactCache.set(key, new Map(ids.map((id, i) => [id, ds[i]])));
     }
@@ -419,11 +485,22 @@ the generator's header comment lists what LanceDB was seen to do.
   after the indices (unindexed), then the same deletions:
   \`v_pq\` IVF_PQ l2, \`v_flat\` IVF_FLAT cosine, \`v_rq\` IVF_RQ dot (LanceDB 0.31 JS has no
   IVF_SQ builder), \`v_hnsw_pq\` IVF_HNSW_PQ l2, \`v_hnsw_sq\` IVF_HNSW_SQ cosine.
-- In every vector column rows 10, 1500 and 2700 are null, row 42 is all zeros, and rows
-  123, 623, 1123, 1623, 2123, 2623 share one vector (ties).
+- \`indexed_more/\` — the same structure with 1200 rows (fragments 500, 500 indexed, 200 appended
+  after the indices, then the deletions) and eight float32 dim-16 columns, so that every metric
+  meets every quantizer: \`v_pq_dot\` IVF_PQ dot, \`v_pq_cos\` IVF_PQ cosine, \`v_pq4\` IVF_PQ
+  l2 with 4-bit codes, \`v_flat_l2\` IVF_FLAT l2, \`v_flat_dot\` IVF_FLAT dot, \`v_hnsw_sq_l2\`
+  IVF_HNSW_SQ l2, \`v_hnsw_sq_dot\` IVF_HNSW_SQ dot, \`v_hnsw_pq_cos\` IVF_HNSW_PQ cosine.
+- \`indexed_full/\` — 800 rows (300, 300, 200), the indices built over all three fragments (no
+  unindexed rows), then the deletions: \`vf_pq_l2\` IVF_PQ l2, \`vf_hnsw_sq_dot\` IVF_HNSW_SQ
+  dot. Its indexed answers carry the index's approximate \`_distance\` values (\`refineFactor\`:
+  exact).
+- In every vector column row 42 is all zeros, rows 123, 623, 1123, ... (id % 500 = 123) share
+  one vector (ties), and three rows are null: 10, 1500, 2700 in \`plain\` and \`indexed\`
+  (top-level \`rows\` of goldens.json), 10, 600, 1100 in \`indexed_more\`, 10, 400, 700 in
+  \`indexed_full\` (their table's \`rows\`).
 - \`goldens.json\` — LanceDB's answers:
-  - \`tables\`: per table its version, fragments, operations, vector columns; for \`indexed\` the
-    indices (name, column, type, uuid, metric, indexed/unindexed row counts).
+  - \`tables\`: per table its version, fragments, operations, vector columns; for the indexed
+    tables the indices (name, column, type, uuid, metric, indexed/unindexed row counts).
   - \`queries\`: per vector column six \`{note, vector}\` query vectors (a duplicated row's vector, a
     deleted row's, a third-fragment row's, a point near a centre, a uniform point, a far point). LanceDB-JS sends every query as
     float32 (cast to the column's type: float16 for \`vec16\`, float64 for \`vec64\`).
@@ -442,71 +519,112 @@ the generator's header comment lists what LanceDB was seen to do.
   renders rows (\`docs/output-format.md\`), \`_distance\` and \`_rowid\` included.
 
 Reruns reproduce \`plain/\`'s file contents and every \`plain\` case; index training is random,
-so the index files and many \`indexed\` answers change with every run (the committed answers go
-with the committed index files). Dataset files carry uuids and timestamps.
+so the index files and many indexed answers change with every run (the committed answers go
+with the committed index files). Dataset files carry uuids and timestamps. To add or rebuild
+some tables without touching the others:
+\`node gen-vectors.mjs --only indexed_more,indexed_full\` (merges their cases into goldens.json).
 `;
 
+/// Writes one table into the database: the first fragment creates it, the others are added (the
+/// indices built after `indexAfter` of them), then the deletions.
+async function buildTable(db, name, opts) {
+  const t = TABLES[name], names = t.vectors.map((v) => v.name), frags = t.layout.fragments;
+  const ops = [`createTable ${frags[0][1]} rows`];
+  const tbl = await db.createTable(name, batch(...frags[0], names), opts);
+  for (let i = 1; i <= frags.length; i++) {
+    if (i === t.indexAfter)
+      for (const v of t.vectors) { await tbl.createIndex(v.name, { config: v.make() }); ops.push(`createIndex ${v.name}`); }
+    if (i < frags.length) { await tbl.add(batch(...frags[i], names)); ops.push(`add ${frags[i][1]}`); }
+  }
+  await tbl.delete(DELETE);
+  ops.push(`delete ${DELETE}`);
+  return { tbl, ops };
+}
+
+/// The table's entry of goldens.json `tables`.
+async function tableDoc(name, tbl, ops) {
+  const t = TABLES[name];
+  const doc = {
+    path: `vectors/${name}`, version: await tbl.version(), num_rows: await tbl.countRows(),
+    fragments: t.layout.fragments.map(([s, n]) => ({ first_id: s, rows: n })), deleted: DELETE,
+    vector_columns: t.vectors.map((v) => v.kind
+      ? { name: v.name, type: 'fixed_size_list<Float32, 16>', index: v.kind, metric: v.metric, call: `tbl.createIndex(${lit(v.name)}, {config: ${v.call}})` }
+      : { name: v.name, type: `fixed_size_list<${v.type()}, ${v.dim}>` }),
+    operations: ops,
+  };
+  if (t.indexAfter) doc.indices = await indexInfo(tbl);
+  // plain/ and indexed/ have the top-level `rows`; the smaller tables say theirs here
+  if (t.layout !== MAIN)
+    doc.rows = { null_vector_ids: t.layout.nulls, zero_vector_id: ZERO_VECTOR_ID, duplicate_vector_ids: dupIds(t.layout) };
+  return doc;
+}
+
+/// `--only a,b`: writes only those tables and their goldens, merged into the existing
+/// goldens.json (the other tables, their queries and cases kept as they are).
+function parseArgs(argv) {
+  const i = argv.indexOf('--only');
+  if (i < 0) return null;
+  const only = (argv[i + 1] ?? '').split(',').filter(Boolean);
+  for (const n of only) if (!TABLES[n]) throw new Error(`--only: no table ${lit(n)} (tables: ${Object.keys(TABLES).join(', ')})`);
+  if (!only.length) throw new Error('--only needs a comma-separated list of tables');
+  return only;
+}
+
 async function main() {
-  fs.rmSync(OUT, { recursive: true, force: true });
+  const only = parseArgs(process.argv.slice(2));
+  const names = only ?? Object.keys(TABLES);
+  const old = only ? JSON.parse(fs.readFileSync(path.join(OUT, 'goldens.json'), 'utf8')) : null;
+  if (!only) fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vectors-'));
   const db = await lancedb.connect(tmp);
   const opts = { storageOptions: { new_table_data_storage_version: VERSION } };
-  const plainNames = PLAIN_VECTORS.map((v) => v.name), indexedNames = INDEXED_VECTORS.map((v) => v.name);
 
-  // plain: three fragments, then the deletions
-  const plain = await db.createTable('plain', batch(...FRAGMENTS[0], plainNames), opts);
-  for (const f of FRAGMENTS.slice(1)) await plain.add(batch(...f, plainNames));
-  await plain.delete(DELETE);
+  const built = {};
+  for (const name of names) built[name] = await buildTable(db, name, opts);
 
-  // indexed: the same rows; the indices cover the first two fragments, the third is appended
-  // after them, then the deletions
-  const indexed = await db.createTable('indexed', batch(...FRAGMENTS[0], indexedNames), opts);
-  await indexed.add(batch(...FRAGMENTS[1], indexedNames));
-  for (const v of INDEXED_VECTORS) await indexed.createIndex(v.name, { config: v.make() });
-  await indexed.add(batch(...FRAGMENTS[2], indexedNames));
-  await indexed.delete(DELETE);
-
-  const cases = [];
-  for (const spec of plainCases()) cases.push(await run(plain, 'plain', spec, cases));
-  const ind = [];
-  for (const spec of indexedCases()) ind.push(await run(indexed, 'indexed', spec, ind));
-  await compareWithExact(indexed, ind);
-  cases.push(...ind);
+  const newCases = {}, tables = {};
+  for (const name of names) {
+    const { tbl, ops } = built[name];
+    const list = [];
+    if (name === 'plain') for (const spec of plainCases()) list.push(await run(tbl, name, spec, list));
+    else {
+      for (const spec of indexedCases(name, TABLES[name].vectors, name === 'indexed')) list.push(await run(tbl, name, spec, list));
+      await compareWithExact(tbl, list);
+    }
+    newCases[name] = list;
+    tables[name] = await tableDoc(name, tbl, ops);
+  }
+  // goldens.json keeps the order of TABLES (tables, their columns' queries, their cases)
+  const order = Object.keys(TABLES).filter((n) => names.includes(n) || old?.tables[n]);
+  const colTable = {};
+  for (const [n, t] of Object.entries(TABLES)) for (const v of t.vectors) colTable[v.name] = n;
+  const cases = order.flatMap((n) => newCases[n] ?? old.cases.filter((c) => c.table === n));
 
   const doc = {
     generator: 'scripts/gen-vectors.mjs',
     writer: '@lancedb/lancedb ' + JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules/@lancedb/lancedb/package.json'))).version,
     storage_version: VERSION,
-    tables: {
-      plain: {
-        path: 'vectors/plain', version: await plain.version(), num_rows: await plain.countRows(),
-        fragments: FRAGMENTS.map(([s, n]) => ({ first_id: s, rows: n })), deleted: DELETE,
-        vector_columns: PLAIN_VECTORS.map((v) => ({ name: v.name, type: `fixed_size_list<${v.type()}, ${v.dim}>` })),
-        operations: ['createTable 1200 rows', 'add 1200', 'add 600', `delete ${DELETE}`],
-      },
-      indexed: {
-        path: 'vectors/indexed', version: await indexed.version(), num_rows: await indexed.countRows(),
-        fragments: FRAGMENTS.map(([s, n]) => ({ first_id: s, rows: n })), deleted: DELETE,
-        vector_columns: INDEXED_VECTORS.map((v) => ({ name: v.name, type: 'fixed_size_list<Float32, 16>', index: v.kind, metric: v.metric, call: `tbl.createIndex(${lit(v.name)}, {config: ${v.call}})` })),
-        operations: ['createTable 1200 rows', 'add 1200', ...INDEXED_VECTORS.map((v) => `createIndex ${v.name}`), 'add 600', `delete ${DELETE}`],
-        indices: await indexInfo(indexed),
-      },
-    },
+    tables: Object.fromEntries(order.map((n) => [n, tables[n] ?? old.tables[n]])),
     rows: {
       null_vector_ids: NULL_VECTOR_IDS, zero_vector_id: ZERO_VECTOR_ID,
-      duplicate_vector_ids: Array.from({ length: N / 500 }, (_, i) => DUP_SOURCE + 500 * i),
+      duplicate_vector_ids: dupIds(MAIN),
     },
-    queries: Object.fromEntries(Object.entries(queries).map(([k, qs]) => [k, qs])),
+    queries: Object.fromEntries(Object.keys(queries).filter((k) => order.includes(colTable[k]))
+      .map((k) => [k, names.includes(colTable[k]) ? queries[k] : old.queries[k]])),
     cases,
   };
+  if (old && old.writer !== doc.writer) console.warn(`warning: goldens.json was written by ${old.writer}, this run by ${doc.writer}`);
   fs.writeFileSync(path.join(OUT, 'goldens.json'), formatJson(doc) + '\n');
   fs.writeFileSync(path.join(OUT, 'README.md'), README);
-  fs.cpSync(path.join(tmp, 'plain.lance'), path.join(OUT, 'plain'), { recursive: true });
-  fs.cpSync(path.join(tmp, 'indexed.lance'), path.join(OUT, 'indexed'), { recursive: true });
+  for (const name of names) {
+    fs.rmSync(path.join(OUT, name), { recursive: true, force: true });
+    fs.cpSync(path.join(tmp, `${name}.lance`), path.join(OUT, name), { recursive: true });
+  }
   fs.rmSync(tmp, { recursive: true, force: true });
-  const errs = cases.filter((c) => c.error);
-  console.log(`${cases.length} cases, ${errs.length} errors:`);
+  const all = names.flatMap((n) => newCases[n]);
+  const errs = all.filter((c) => c.error);
+  console.log(`${only ? `${only.join(', ')}: ` : ''}${all.length} cases written (${cases.length} in goldens.json), ${errs.length} errors:`);
   for (const e of errs) console.log(`  ${e.name}: ${e.error}`);
 }
 
