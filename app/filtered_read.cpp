@@ -99,7 +99,7 @@ std::optional<index::FilterPlan> plan_with_indices(dataset::TableReader& table, 
     spdlog::debug("{}: stable row ids: the indices name row ids, not addresses; not used", ds.path());
     return std::nullopt;
   }
-  const auto file = dataset::read_manifest_file(ds.manifest().path, ds.store());
+  const auto file = dataset::manifest_file_of(ds.manifest(), ds.store());
   const auto indices = dataset::parse_indices(file);
   if (indices.empty()) return std::nullopt;
   auto plan = index::plan_filter(filter, ds, indices);

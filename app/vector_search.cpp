@@ -394,7 +394,7 @@ std::optional<ColumnIndex> find_vector_index(const dataset::Dataset& ds, const V
   }
   const format::LanceField* field = ds.schema().find(column.name);
   if (!field) return std::nullopt;
-  const auto file = dataset::read_manifest_file(ds.manifest().path, ds.store());
+  const auto file = dataset::manifest_file_of(ds.manifest(), ds.store());
   for (const auto& info : dataset::parse_indices(file)) {
     if (info.type_url != "/lance.index.pb.VectorIndexDetails" || info.field_ids.empty() ||
         info.field_ids[0] != field->id)

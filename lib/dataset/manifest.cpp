@@ -256,8 +256,10 @@ Manifest parse_manifest(ByteView bytes, const std::string& name) {
 }
 
 Manifest read_manifest(const std::string& path, const io::ObjectStore& store) {
-  Bytes data = store.read_all(path);
-  return parse_manifest(ByteView(data), path);
+  auto data = std::make_shared<Bytes>(store.read_all(path));
+  Manifest m = parse_manifest(ByteView(*data), path);
+  m.file_bytes = std::move(data);
+  return m;
 }
 
 }  // namespace lance::dataset

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,9 @@ struct Manifest {
   std::string data_storage_version;  ///< e.g. "2.1" (may be empty for old datasets)
   std::string writer;                ///< e.g. "lance 8.0.0"
   std::string path;                  ///< the manifest file read
+  /// That file's bytes (read_manifest keeps them: the index section is parsed from them on
+  /// demand, dataset::manifest_file_of); null when parsed from bytes the caller owns.
+  std::shared_ptr<const Bytes> file_bytes;
 };
 
 /// Reader feature flags (Manifest.reader_feature_flags) this reader understands.

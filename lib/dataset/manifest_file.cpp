@@ -10,10 +10,19 @@ constexpr uint64_t kTailSize = 16;  // i64 position, u16 major, u16 minor, "LANC
 }
 
 ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore& store) {
+  return manifest_file_from_bytes(path, store.read_all(path));
+}
+
+ManifestFile manifest_file_of(const Manifest& m, const io::ObjectStore& store) {
+  if (m.file_bytes) return manifest_file_from_bytes(m.path, *m.file_bytes);
+  return read_manifest_file(m.path, store);
+}
+
+ManifestFile manifest_file_from_bytes(std::string path, Bytes bytes) {
   ManifestFile mf;
-  mf.path = path;
-  mf.bytes = store.read_all(path);
-  with_context(io::display_location(path), [&] {
+  mf.path = std::move(path);
+  mf.bytes = std::move(bytes);
+  with_context(io::display_location(mf.path), [&] {
     const ByteView all(mf.bytes);
     check_corrupt(all.size() >= kTailSize + 4 && std::memcmp(all.data() + all.size() - 4, "LANC", 4) == 0,
                   "not a Lance manifest (no \"LANC\" magic at the end)");

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/bytes.h"
+#include "dataset/manifest.h"
 #include "io/object_store.h"
 #include "table.pb.h"
 
@@ -27,6 +28,13 @@ struct ManifestFile {
 /// Throws Error(io) when the file cannot be read, Error(corrupt) when its tail or protobuf is malformed (the same
 /// checks as parse_manifest; reader feature flags are not checked here).
 ManifestFile read_manifest_file(const std::string& path, const io::ObjectStore& store);
+
+/// The same, from the file's bytes already read (`path` names it in messages).
+ManifestFile manifest_file_from_bytes(std::string path, Bytes bytes);
+
+/// The manifest file of a version already opened: from the bytes the Manifest kept when it
+/// has them (no I/O), else read through `store`.
+ManifestFile manifest_file_of(const Manifest& m, const io::ObjectStore& store);
 
 /// The message bytes of the `[u32 length][message]` section at `position` of the file.
 /// Throws Error(corrupt) naming `what` when it does not lie inside the file.

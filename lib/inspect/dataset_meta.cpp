@@ -45,7 +45,7 @@ DatasetMeta inspect_dataset_meta(const dataset::Dataset& ds) {
   };
   for (const auto& f : ds.schema().fields) walk(f, "");
   try {
-    out.indices = describe_indices(ds, dataset::parse_indices(dataset::read_manifest_file(m.path, ds.store())));
+    out.indices = describe_indices(ds, dataset::parse_indices(dataset::manifest_file_of(m, ds.store())));
   } catch (const Error& e) {
     out.indices_error = e.what();
   }
