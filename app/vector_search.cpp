@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/closest_name.h"
+#include "common/cpu_pool.h"
 #include "common/error.h"
 #include "common/float16.h"
 #include "dataset/indices.h"
@@ -219,6 +220,14 @@ class ExactPass {
   /// A batch of rows_ for every query, or for each query only its rows of `per_query`.
   void add(const RecordBatch& batch, const std::vector<std::vector<uint64_t>>* per_query) {
     VectorBatch vb = vector_batch(batch, search_.column);
+    if (!per_query && states_.size() > 1) {  // several queries: one per core
+      parallel_for(states_.size(), [&](size_t q) {
+        std::vector<float> scratch;
+        states_[q].add(metric_, vb.values, vb.f64, vb.rows, rows_, vb.valid, scratch);
+      });
+      report_.rows_compared += vb.rows * states_.size();
+      return;
+    }
     for (size_t q = 0; q < states_.size(); ++q) {
       if (!per_query) {
         states_[q].add(metric_, vb.values, vb.f64, vb.rows, rows_, vb.valid, scratch_);
