@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -236,4 +237,23 @@ TEST_CASE("search: --recall reports the indexed search's recall@k", "[search][in
   REQUIRE(j.exit_code == 0);
   CHECK(j.err.find("\"recall\":{") != std::string::npos);
   CHECK(j.err.find("\"method\":\"IVF_HNSW_PQ index 'v_hnsw_pq_idx'\"") != std::string::npos);
+}
+
+TEST_CASE("inspect meta: each vector index's metric, partitions and PQ layout", "[search][index][inspect]") {
+  auto r = run_cli({"inspect", "meta", source_path("data/vectors/indexed"), "--json"});
+  REQUIRE(r.exit_code == 0);
+  std::map<std::string, Json> by_name;
+  const Json meta = Json::parse(r.out);
+  for (const auto& ix : meta.at("indices")) by_name[ix.at("name").get<std::string>()] = ix;
+  const Json& pq = by_name.at("v_pq_idx").at("vector");
+  CHECK(pq.at("metric") == "l2");
+  CHECK(pq.at("partitions") == 8);  // numPartitions: 8 (scripts/gen-vectors.mjs)
+  CHECK(pq.at("pq_sub_vectors") == 4);
+  CHECK(pq.at("pq_bits") == 8);
+  CHECK(pq.at("min_partition_rows").get<int>() <= pq.at("max_partition_rows").get<int>());
+  CHECK(by_name.at("v_hnsw_sq_idx").at("vector").at("metric") == "cosine");
+  CHECK(by_name.at("v_pq_idx").at("unindexed_rows") == 594);
+  CHECK(by_name.at("v_rq_idx").at("vector").at("unreadable").get<std::string>().find("IVF_RQ") != std::string::npos);
+  auto t = run_cli({"inspect", "meta", source_path("data/vectors/indexed")});
+  CHECK(t.out.find("l2 distance, dimension 16, 8 partitions of ") != std::string::npos);
 }
