@@ -38,7 +38,37 @@ export function batchesOf(n, size, make) {
   return out;
 }
 
-/// The four datasets at `SCALE` times the row counts of docs/performance.md (nested keeps its
+/// A table of ids lo.. and fixed_size_list<float32, dim> vectors (`vals`, n × dim).
+function vectorTable(lo, n, dim, vals) {
+  const type = new arrow.FixedSizeList(dim, F('item', new arrow.Float32(), true));
+  const child = arrow.makeData({ type: new arrow.Float32(), length: n * dim, data: vals });
+  const fsl = arrow.makeData({ type, length: n, child });
+  const ids = arrow.makeData({ type: new arrow.Int64(), length: n, data: BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i)) });
+  const schema = new arrow.Schema([F('id', new arrow.Int64()), F('vector', type)]);
+  const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children: [ids, fsl] });
+  return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+}
+
+const CLUSTERS = 1000, CLUSTER_SIGMA = 0.25;
+const centreCache = new Map();
+function clusterCentres(dim) {
+  if (!centreCache.has(dim)) {
+    const rng = mulberry32(0xc1057e5);
+    centreCache.set(dim, Float32Array.from({ length: CLUSTERS * dim }, () => rng() * 2 - 1));
+  }
+  return centreCache.get(dim);
+}
+/// Writes a random centre plus gaussian noise into `out` (Box-Muller) and returns it.
+function clusteredVector(rng, centres, out) {
+  const dim = out.length, c = Math.floor(rng() * CLUSTERS) * dim;
+  for (let j = 0; j < dim; j++) {
+    const u = Math.max(rng(), 1e-12), v = rng();
+    out[j] = centres[c + j] + CLUSTER_SIGMA * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+  return out;
+}
+
+/// The datasets at `SCALE` times the row counts of docs/performance.md (nested keeps its
 /// 8 × 3,000 rows); `FANOUT` multiplies the list lengths of the nested dataset's deep columns
 /// (1 = the dataset of docs/performance.md; 4 gives ~100 MB, the shape of the production table
 /// the nested issue was measured on).
@@ -67,15 +97,28 @@ return {
     one: 'vector',
     make(rng, lo, hi) {
       const n = hi - lo, dim = 384;
-      const vals = Float32Array.from({ length: n * dim }, () => rng() * 2 - 1);
-      const type = new arrow.FixedSizeList(dim, F('item', new arrow.Float32(), true));
-      const child = arrow.makeData({ type: new arrow.Float32(), length: n * dim, data: vals });
-      const fsl = arrow.makeData({ type, length: n, child });
-      const ids = arrow.makeData({ type: new arrow.Int64(), length: n, data: BigInt64Array.from({ length: n }, (_, i) => BigInt(lo + i)) });
-      const schema = new arrow.Schema([F('id', new arrow.Int64()), F('vector', type)]);
-      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children: [ids, fsl] });
-      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+      return vectorTable(lo, n, dim, Float32Array.from({ length: n * dim }, () => rng() * 2 - 1));
     },
+    // Query vectors for `bench.mjs --search`: from the data's distribution.
+    queries: (rng, count, dim) => Array.from({ length: count }, () => Array.from({ length: dim }, () => Math.fround(rng() * 2 - 1))),
+  },
+  // `vectors` with structure, for the recall of `bench.mjs --search` (on uniform noise any IVF
+  // index's recall is about nprobes / partitions): 1,000 cluster centres uniform in [-1, 1)^384,
+  // each row a random centre plus gaussian noise (sigma 0.25 per dimension), so a row's nearest
+  // neighbours are rows of its own cluster (~100 of them). Queries are drawn the same way. Only
+  // for --search (`search: true`: not in the timing and I/O tables, nor in --generate unless named by --only).
+  vectors_clustered: {
+    rows: Math.round(100000 * SCALE),
+    cols: ['id', 'vector'],
+    one: 'vector',
+    search: true,
+    make(rng, lo, hi) {
+      const n = hi - lo, dim = 384, centres = clusterCentres(dim);
+      const vals = new Float32Array(n * dim);
+      for (let i = 0; i < n; i++) clusteredVector(rng, centres, vals.subarray(i * dim, (i + 1) * dim));
+      return vectorTable(lo, n, dim, vals);
+    },
+    queries: (rng, count, dim) => Array.from({ length: count }, () => Array.from(clusteredVector(rng, clusterCentres(dim), new Float32Array(dim)))),
   },
   scalars: {
     rows: Math.round(10000000 * SCALE),

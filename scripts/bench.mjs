@@ -10,6 +10,16 @@
 //                            (plain and scalar-indexed copies of `scalars`, and `text`) and DuckDB on Parquet;
 //                            --verbose prints Lance's plan of each query on stderr; the indexed copy and the
 //                            Parquet files are cached in ../bench-data/ like the datasets
+//   node bench.mjs --search [--scale S] [--reps R] [--only vectors,vectors_clustered] [--verbose] [--exact-multi]
+//                            nearest-neighbour search (#34): `lance-cli search -f null` against LanceDB's
+//                            vectorSearch() one-shot: exact (bypassVectorIndex), IVF_PQ nprobes 20 without and
+//                            with refine factor 5, one query and a batch of 100 (lance-cli --vector-file; LanceDB
+//                            a loop for the exact batch, addQueryVector for the indexed ones; --exact-multi: also
+//                            for the exact one, ~11 GB of RSS at scale 1), on `vectors` (uniform noise) and
+//                            `vectors_clustered`; recall@10 of both readers against the exact answer, lance-cli's
+//                            answers against LanceDB's. The IVF_PQ copies (built by LanceDB, ~2 min each at scale
+//                            1) are cached in ../bench-data/. lance-cli rows whose options `search --help` does
+//                            not list yet (--nprobes, --refine-factor) are listed as not run.
 //
 // Datasets are generated once (seeded) into ../bench-data/<name>-v<V>/ and reused.
 // Lance is timed in-process (query().select().toArrow(), takeOffsets()); lance-cli is timed
@@ -46,6 +56,8 @@ import { benchDatasets, mulberry32, batchesOf } from './bench-datasets.mjs';
 import { haveStrace, traceReads } from './syscall-io.mjs';
 
 const DATASETS = benchDatasets(SCALE, FANOUT);
+// The datasets of a table mode: those named by --only, else all but the --search-only ones.
+const wanted = (name) => (ONLY ? ONLY.has(name) : !DATASETS[name].search);
 
 async function ensureDataset(name, version) {
   const ds = DATASETS[name];
@@ -73,6 +85,26 @@ async function ensureDataset(name, version) {
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const msSince = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const fmtMiB = (mib) => (Number.isFinite(mib) ? mib.toFixed(0) : '–');
+
+/// Lance one-shot: a fresh session (connect + open the table + `run(tbl)`), the in-process
+/// counterpart of one lance-cli process. Returns the wall time (ms) and what `run` returned;
+/// the table is closed outside the timing.
+async function lanceOneShot(tableDir, run) {
+  const t0 = process.hrtime.bigint();
+  const tbl = await (await lancedb.connect(path.dirname(tableDir))).openTable(path.basename(tableDir, '.lance'));
+  const result = await run(tbl);
+  const ms = msSince(t0);
+  tbl.close();
+  return { ms, result };
+}
+
+/// The line above each timing table: machine, scale, repetitions and the load average now.
+function runHeader() {
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+  return `\n${machine()}; scale ${SCALE}; median of ${REPS} interleaved runs; load average at the end ${load}.\n`;
+}
 
 /// Lance's own numbers from analyzePlan(): the plan's elapsed time (ms) and the LanceRead
 /// I/O counters, summed over LanceRead nodes (`allNodes`: over every node that reports them,
@@ -142,7 +174,7 @@ async function timing() {
   const rows = [];
   for (const version of VERSIONS) {
     for (const name of Object.keys(DATASETS)) {
-      if (ONLY && !ONLY.has(name)) continue;
+      if (!wanted(name)) continue;
       const ds = DATASETS[name];
       const { dir, tbl } = await openTable(name, version);
       const n = await tbl.countRows();
@@ -159,13 +191,10 @@ async function timing() {
         for (let rep = 0; rep < REPS; rep++) {
           // Lance one-shot in a fresh session: connect + open + query, executed and dropped in
           // Rust (analyzePlan), the in-process counterpart of one lance-cli process.
-          const f0 = process.hrtime.bigint();
-          const fresh = await (await lancedb.connect(path.dirname(dir))).openTable('t');
-          await w.lance(fresh).analyzePlan();
-          ft.push(Number(process.hrtime.bigint() - f0) / 1e6);
+          ft.push((await lanceOneShot(dir, (fresh) => w.lance(fresh).analyzePlan())).ms);
           const t0 = process.hrtime.bigint();
           const res = await w.lance(tbl).toArrow();
-          lt.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          lt.push(msSince(t0));
           if (res.numRows === 0 && n > 0) throw new Error('Lance returned no rows');
           pt.push(parsePlan(await w.lance(tbl).analyzePlan()).elapsedMs);
           const c = runCli(w.cli, w.input);
@@ -179,8 +208,7 @@ async function timing() {
       }
     }
   }
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
-  console.log(`\n${machine()}; scale ${SCALE}; median of ${REPS} interleaved runs; load average at the end ${load}.\n`);
+  console.log(runHeader());
   console.log('Lance one-shot: a fresh session in Node (connect + open + query, executed in Rust by `analyzePlan()`, no conversion to JS), ' +
     'the counterpart of one lance-cli process. Lance warm: the plan\'s own elapsed time on an open table with warm caches; ' +
     '`toArrow()`: the same query converted to JS. lance-cli: whole process (exec, open, decode everything), `-f null`.\n');
@@ -188,7 +216,7 @@ async function timing() {
   console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
     console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_fresh_ms.toFixed(1)} | ${r.lance_plan_ms.toFixed(1)} | ${r.lance_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ` +
-      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${Number.isFinite(r.cli_rss_mib) ? r.cli_rss_mib.toFixed(0) : '–'} |`);
+      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${fmtMiB(r.cli_rss_mib)} |`);
 }
 
 /// The take issue's I/O table: requests, I/O operations and bytes for the timing run's takes
@@ -197,7 +225,7 @@ async function timing() {
 async function ioTable() {
   const out = [], exact = [];
   for (const name of Object.keys(DATASETS)) for (const version of VERSIONS) {
-    if (ONLY && !ONLY.has(name)) continue;
+    if (!wanted(name)) continue;
     const { dir, tbl } = await openTable(name, version);
     const n = await tbl.countRows();
     const { scattered, contiguous } = takeRows(n, DATASETS[name].fragments || 8, mulberry32(7));
@@ -242,12 +270,12 @@ async function ioTable() {
       `${(r.cli.iops / r.lance.iops).toFixed(3)} | ${(r.cli.bytes / r.lance.bytes).toFixed(3)} |`);
 }
 
-/// The scalars table with a BTREE index on `id` and a BITMAP index on `cat`: a copy of the
-/// generated dataset, indexed by Lance, cached next to it (built in a temporary folder and
+/// A copy of a generated dataset with Lance's indices on it (`build(tbl)` creates them), cached
+/// next to it in ../bench-data/<name>-v<V>-s<S>-<suffix>/ (built in a temporary folder and
 /// renamed, so an interrupted build is not taken for a finished one).
-async function ensureIndexed(version) {
-  const src = await ensureDataset('scalars', version);
-  const dir = path.join(DATA, `scalars-v${version}-s${SCALE}-indexed`);
+async function ensureIndexedCopy(name, version, suffix, build) {
+  const src = await ensureDataset(name, version);
+  const dir = path.join(DATA, `${name}-v${version}-s${SCALE}-${suffix}`);
   const tableDir = path.join(dir, 't.lance');
   if (fs.existsSync(path.join(tableDir, '_indices'))) return tableDir;
   const tmp = `${dir}.tmp`;
@@ -256,14 +284,20 @@ async function ensureIndexed(version) {
   fs.mkdirSync(tmp, { recursive: true });
   fs.cpSync(src, path.join(tmp, 't.lance'), { recursive: true });
   const tbl = await (await lancedb.connect(tmp)).openTable('t');
-  await tbl.createIndex('id', { config: lancedb.Index.btree() });
-  await tbl.createIndex('cat', { config: lancedb.Index.bitmap() });
+  const t0 = process.hrtime.bigint();
+  await build(tbl);
   const names = (await tbl.listIndices()).map((i) => `${i.name} (${i.indexType})`);
   tbl.close();
   fs.renameSync(tmp, dir);
-  console.error(`indexed scalars v${version}: ${names.join(', ')}`);
+  console.error(`indexed ${name} v${version} (${suffix}) in ${(msSince(t0) / 1000).toFixed(1)} s: ${names.join(', ')}`);
   return tableDir;
 }
+
+/// The scalars table with a BTREE index on `id` and a BITMAP index on `cat`.
+const ensureIndexed = (version) => ensureIndexedCopy('scalars', version, 'indexed', async (tbl) => {
+  await tbl.createIndex('id', { config: lancedb.Index.btree() });
+  await tbl.createIndex('cat', { config: lancedb.Index.bitmap() });
+});
 
 // DuckDB's types for the Parquet copies (the Lance schema's, explicitly: read_json would
 // otherwise guess, e.g. DOUBLE for the float32 score).
@@ -356,11 +390,8 @@ async function filters() {
         for (let rep = 0; rep < REPS; rep++) {
           // Lance one-shot: a fresh session (connect + open + filtered query, executed and
           // dropped in Rust by analyzePlan), the counterpart of one lance-cli process.
-          const f0 = process.hrtime.bigint();
-          const fresh = await (await lancedb.connect(path.dirname(t.dir))).openTable('t');
-          const plan = await lanceQuery(fresh).analyzePlan();
-          lt.push(Number(process.hrtime.bigint() - f0) / 1e6);
-          fresh.close();
+          const { ms, result: plan } = await lanceOneShot(t.dir, (fresh) => lanceQuery(fresh).analyzePlan());
+          lt.push(ms);
           const p = parsePlan(plan, { allNodes: true });
           lb.push(p.bytes);
           // The plan's top node's output rows (three significant digits) against countRows.
@@ -389,8 +420,7 @@ async function filters() {
       }
     }
   }
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
-  console.log(`\n${machine()}; scale ${SCALE}; median of ${REPS} interleaved runs; load average at the end ${load}.\n`);
+  console.log(runHeader());
   console.log('One-shot each. Lance: a fresh session in Node (connect + open + `query().where(e)[.select(cols)]`, executed in Rust by ' +
     '`analyzePlan()`, no conversion to JS); its bytes are the plan\'s `bytes_read`, summed over every node that reports it ' +
     '(LanceRead, the Take of late materialisation, ScalarIndexQuery), which leaves out the index files Lance reads while planning. ' +
@@ -405,8 +435,192 @@ async function filters() {
     const cliBytes = fmtBytes(r.cli_bytes) + (r.cli_index_bytes > 0 ? ` (${fmtBytes(r.cli_index_bytes)})` : '');
     console.log(`| ${r.dataset} | ${r.version} | ${r.copy} | ${r.workload}: \`${r.expr}\` | ${r.matched} | ${idx} | ${r.lance_ms.toFixed(1)} | ${fmtBytes(r.lance_bytes)} | ` +
       `${r.cli_ms.toFixed(1)} | ${cliBytes} | **${(r.cli_ms / r.lance_ms).toFixed(2)}** | ${(r.cli_bytes / r.lance_bytes).toFixed(2)} | ` +
-      `${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ${Number.isFinite(r.cli_rss_mib) ? r.cli_rss_mib.toFixed(0) : '–'} |`);
+      `${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ${fmtMiB(r.cli_rss_mib)} |`);
   }
+}
+
+/// Peak RSS of this process since the last reset (VmHWM, KiB): writing 5 to clear_refs resets it
+/// to the current RSS (Linux >= 4.0), so one LanceDB one-shot's peak can be read in-process.
+const procKb = (key) => { try { return Number(new RegExp(`${key}:\\s+(\\d+)`).exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]); } catch { return NaN; } };
+function resetPeakRss() { try { fs.writeFileSync('/proc/self/clear_refs', '5'); return procKb('VmRSS'); } catch { return NaN; } }
+
+/// Which of `opts` `lance-cli search --help` lists (the indexed-search options land later).
+function cliSearchOptions(opts) {
+  const r = spawnSync(CLI, ['search', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const help = r.stdout.toString();
+  return new Set(opts.filter((o) => new RegExp(`(^|[\\s,])${o}(?=[\\s,=]|$)`, 'm').test(help)));
+}
+
+/// Result ids (and distances) per query of a LanceDB answer: an array of result tables (one
+/// per query) or one table with a query_index column (addQueryVector).
+function answersOf(results, nq) {
+  const out = Array.from({ length: nq }, () => ({ ids: [], dist: [] }));
+  for (const [i, r] of (Array.isArray(results) ? results : [results]).entries()) {
+    const qi = r.getChild('query_index')?.toArray(), id = r.getChild('id').toArray(), d = r.getChild('_distance').toArray();
+    for (let j = 0; j < r.numRows; j++) { const a = out[qi ? qi[j] : i]; a.ids.push(Number(id[j])); a.dist.push(d[j]); }
+  }
+  return out;
+}
+
+/// lance-cli's answer to `args` (not timed): its JSON lines (`-c id`), per query.
+function cliAnswers(cliArgs, nq) {
+  const r = spawnSync(CLI, [...cliArgs, '-c', 'id', '-f', 'jsonl'], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} -c id -f jsonl failed: ${r.stderr}`);
+  const out = Array.from({ length: nq }, () => ({ ids: [], dist: [] }));
+  for (const line of r.stdout.toString().split('\n')) {
+    if (!line) continue;
+    const o = JSON.parse(line);
+    const a = out[o.query_index ?? 0]; a.ids.push(Number(o.id)); a.dist.push(o._distance);
+  }
+  return out;
+}
+
+/// Mean over the queries of |got ∩ want| / |want| (recall@k when `want` is the exact answer).
+const overlap = (got, want) => got.reduce((acc, g, i) => {
+  const w = new Set(want[i].ids);
+  return acc + (w.size ? g.ids.filter((x) => w.has(x)).length / w.size : 1);
+}, 0) / got.length;
+
+/// Nearest-neighbour search (#34), one-shot each: `lance-cli search` (a whole process, `-f null`)
+/// against LanceDB's vectorSearch() in a fresh session, on the vectors table (exact) and on a
+/// copy with an IVF_PQ index (nprobes 20, without and with refine factor 5), one query and a
+/// batch of 100 queries in one process. Recall@10 of every indexed answer against the exact
+/// one, for both readers, over the 100 queries; lance-cli's answers against LanceDB's.
+async function search() {
+  const VERBOSE = args.includes('--verbose');
+  // LanceDB's exact batch: a loop of 100 queries by default; with --exact-multi one query with
+  // 99 addQueryVector()s (100 concurrent flat scans: the same time here, ~11 GB peak RSS).
+  const EXACT_MULTI = args.includes('--exact-multi');
+  const K = 10, NQ = 100, NPROBES = 20, REFINE = 5;
+  const have = cliSearchOptions(['--nprobes', '--refine-factor']);
+  const rows = [], missing = [], exactly = [], notes = [];
+  for (const version of VERSIONS) for (const name of ['vectors', 'vectors_clustered']) {
+    if (ONLY && !ONLY.has(name)) continue;
+    const plain = await ensureDataset(name, version);
+    const tbl = await (await lancedb.connect(path.dirname(plain))).openTable('t');
+    const n = await tbl.countRows();
+    const dim = (await tbl.schema()).fields.find((f) => f.name === 'vector').type.listSize;
+    // IVF_PQ as the issue asks: 256 partitions (sqrt(rows) on smaller tables), dim / 16 sub-vectors.
+    const partitions = Math.max(1, Math.min(256, Math.round(Math.sqrt(n))));
+    const subVectors = Math.max(1, Math.round(dim / 16));
+    const ivf = await ensureIndexedCopy(name, version, 'ivfpq', (t) => t.createIndex('vector',
+      { config: lancedb.Index.ivfPq({ numPartitions: partitions, numSubVectors: subVectors }) }));
+    const ivfTbl = await (await lancedb.connect(path.dirname(ivf))).openTable('t');
+    // 100 seeded queries from the data's distribution (scripts/bench-datasets.mjs), float32
+    // values, in one JSON-lines file for --vector-file; the single-query rows use the first.
+    const queries = DATASETS[name].queries(mulberry32(0x5ea4c4), NQ, dim);
+    const qfile = path.join(DATA, `${name}-queries-d${dim}-n${NQ}.jsonl`);
+    fs.writeFileSync(qfile, queries.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    const configs = [
+      { name: 'exact', dir: plain, tbl, lance: (q) => q.bypassVectorIndex(), cli: ['--exact'], needs: [], plan: 'KNNVectorDistance' },
+      { name: `IVF_PQ nprobes ${NPROBES}`, dir: ivf, tbl: ivfTbl, lance: (q) => q.nprobes(NPROBES), cli: ['--nprobes', `${NPROBES}`],
+        needs: ['--nprobes'], plan: 'ANNSubIndex', indexed: true },
+      { name: `IVF_PQ nprobes ${NPROBES}, refine ${REFINE}`, dir: ivf, tbl: ivfTbl, lance: (q) => q.nprobes(NPROBES).refineFactor(REFINE),
+        cli: ['--nprobes', `${NPROBES}`, '--refine-factor', `${REFINE}`], needs: ['--nprobes', '--refine-factor'], plan: 'ANNSubIndex', indexed: true },
+    ];
+    let truth = null;
+    for (const c of configs) {
+      const lacks = c.needs.filter((o) => !have.has(o));
+      // The plan shows whether LanceDB used the index (ANNSubIndex) or scanned (KNNVectorDistance).
+      const plan = await c.lance(c.tbl.vectorSearch(queries[0])).limit(K).analyzePlan();
+      if (VERBOSE) console.error(`--- LanceDB plan, ${name} v${version}: ${c.name}\n${plan}`);
+      if (!plan.includes(c.plan) || (!c.indexed && plan.includes('ANNSubIndex')))
+        throw new Error(`LanceDB ${c.name} on ${c.dir}: no ${c.plan} in its plan:\n${plan}`);
+      let batchAnswers = null, cliBatchAnswers = null;
+      for (const batch of [false, true]) {
+        const qs = batch ? queries : queries.slice(0, 1);
+        const multi = batch && (c.indexed || EXACT_MULTI);
+        const run = multi
+          ? (t) => c.lance(qs.slice(1).reduce((v, q) => v.addQueryVector(q), t.vectorSearch(qs[0]))).limit(K).toArrow()
+          : async (t) => { const out = []; for (const q of qs) out.push(await c.lance(t.vectorSearch(q)).limit(K).toArrow()); return out; };
+        const how = !batch ? '' : multi ? ', LanceDB: addQueryVector' : ', LanceDB: a loop';
+        const workload = `${c.name}, ${batch ? `${NQ} queries` : '1 query'}${how}`;
+        const cliArgs = ['search', c.dir, ...(batch ? ['--vector-file', qfile] : ['--vector', JSON.stringify(qs[0])]), '-k', `${K}`, ...c.cli];
+        // The exact batch's warm run would repeat 100 flat scans for the one-shot's time.
+        const warm = !(batch && !c.indexed);
+        const lt = [], wt = [], ct = [], rss = [], lrss = [], lbase = [];
+        let methods = new Set(), cliError = lacks.length ? `lance-cli has no ${lacks.join(', ')}` : null;
+        let answers = null;
+        for (let rep = 0; rep < REPS; rep++) {
+          // LanceDB one-shot in a fresh session; its peak RSS is the whole Node process's (VmHWM).
+          lbase.push(resetPeakRss());
+          const o = await lanceOneShot(c.dir, run);
+          lrss.push(procKb('VmHWM'));
+          lt.push(o.ms);
+          answers = answersOf(o.result, qs.length);
+          if (answers.some((a) => a.ids.length !== K)) throw new Error(`LanceDB ${workload}: not ${K} rows for every query`);
+          if (warm) { const t0 = process.hrtime.bigint(); await run(c.tbl); wt.push(msSince(t0)); }
+          if (cliError) continue;
+          try {
+            const r = runCli([...cliArgs, '-f', 'null']);
+            if (r.stats.rows_out !== K * qs.length) throw new Error(`${r.stats.rows_out} rows out, not ${K * qs.length}`);
+            ct.push(r.ms); rss.push(r.rssKb); methods.add(String(r.stats.search?.method ?? '?').split(' ')[0]);
+          } catch (e) { cliError = `lance-cli failed: ${String(e.message).split('\n')[0].slice(0, 300)}`; }
+        }
+        if (batch) batchAnswers = answers;
+        if (batch && !cliError) {
+          try { cliBatchAnswers = cliAnswers(cliArgs, qs.length); } catch (e) { cliError = `lance-cli failed: ${String(e.message).split('\n')[0].slice(0, 300)}`; }
+        }
+        // An indexed row that lance-cli answered by scanning every row is not an indexed result.
+        const what = `${name} v${version}: ${workload}`;
+        if (!cliError && c.indexed && methods.has('exact')) exactly.push({ what, why: 'lance-cli searched exactly (`--stats` method "exact"): the index was not used' });
+        if (cliError) missing.push({ what, why: cliError });
+        const row = { dataset: name, version, rows: n, dim, partitions, subVectors, workload, batch, config: c, lance_ms: median(lt), lance_warm_ms: warm ? median(wt) : NaN,
+          cli_ms: cliError ? NaN : median(ct), cli_rss_mib: cliError ? NaN : Math.max(...rss) / 1024,
+          lance_rss_mib: Math.max(...lrss) / 1024, lance_base_mib: median(lbase) / 1024, cli_method: [...methods].join(', ') };
+        rows.push(row);
+        console.error(JSON.stringify({ ...row, config: c.name }));
+      }
+      // Result quality over the 100 queries: the exact answers are the truth (LanceDB's; lance-cli's
+      // exact answers are checked against them), every indexed answer's recall@10 against it.
+      if (!c.indexed) truth = batchAnswers;
+      // lance-cli's answers against LanceDB's for the same search: ids, order, distances.
+      if (cliBatchAnswers) {
+        const same = cliBatchAnswers.filter((a, i) => a.ids.join() === batchAnswers[i].ids.join()).length;
+        let maxRel = 0;
+        cliBatchAnswers.forEach((a, i) => a.ids.forEach((id, j) => {
+          const k = batchAnswers[i].ids.indexOf(id), d = batchAnswers[i].dist[k];
+          if (k >= 0) maxRel = Math.max(maxRel, Math.abs(a.dist[j] - d) / Math.max(Math.abs(d), 1e-30));
+        }));
+        notes.push(`${name} v${version} ${c.name}: lance-cli returns LanceDB's ${K} ids in LanceDB's order for ${same} of ${NQ} queries ` +
+          `(${(overlap(cliBatchAnswers, batchAnswers) * 100).toFixed(1)} % of LanceDB's ids); largest relative _distance difference ${maxRel.toExponential(1)}`);
+      }
+      for (const r of rows.filter((x) => x.config === c)) {
+        r.lance_recall = overlap(batchAnswers, truth);
+        r.cli_recall = cliBatchAnswers ? overlap(cliBatchAnswers, truth) : NaN;
+        r.cli_vs_lance = cliBatchAnswers ? overlap(cliBatchAnswers, batchAnswers) : NaN;
+      }
+    }
+    ivfTbl.close(); tbl.close();
+  }
+  const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+  const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+  console.log(runHeader());
+  console.log(`LanceDB one-shot: a fresh session in Node (connect + open + \`vectorSearch(q)[.bypassVectorIndex() | .nprobes(${NPROBES})[.refineFactor(${REFINE})]].limit(${K}).toArrow()\`, ` +
+    `all columns), the counterpart of one lance-cli process; the ${NQ}-query batch in that one session, as a loop of ${NQ} queries or as one query with ` +
+    `${NQ - 1} \`addQueryVector()\` (the row says which). LanceDB warm: the same on a table kept open (not run for the exact batch: ${NQ} flat scans, the one-shot's time). ` +
+    `lance-cli: whole process, \`search DIR --vector '[…]' | --vector-file FILE (${NQ} JSON lines) -k ${K} [--exact | --nprobes ${NPROBES} [--refine-factor ${REFINE}]] -f null\`. ` +
+    `IVF_PQ: built by LanceDB on a copy of the table (\`Index.ivfPq({numPartitions, numSubVectors})\`, l2). Queries: ${NQ} seeded vectors from the data's distribution. ` +
+    `Recall@10: mean over the ${NQ} queries of the batch answer's share of LanceDB's exact ${K} (each of lance-cli's batch answers is compared with LanceDB's below the table); ` +
+    `"same as LanceDB": the share of LanceDB's ids that lance-cli returns for the same search; lance-cli method: \`--stats\` search.method (exact = every row compared, the index not used). LanceDB peak RSS: the Node process's (VmHWM reset before each one-shot; ` +
+    `its RSS before the query in brackets).\n`);
+  console.log('| dataset | version | rows × dim | index | workload | LanceDB one-shot (ms) | LanceDB warm (ms) | lance-cli (ms) | lance-cli / LanceDB one-shot | lance-cli / LanceDB warm | lance-cli method | recall@10 LanceDB | recall@10 lance-cli | same as LanceDB | lance-cli peak RSS (MiB) | LanceDB peak RSS (MiB) |');
+  console.log('|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const idx = r.config.indexed ? `IVF_PQ ${r.partitions} × PQ${r.subVectors}` : '–';
+    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} × ${r.dim} | ${idx} | ${r.workload} | ${f1(r.lance_ms)} | ${f1(r.lance_warm_ms)} | ${f1(r.cli_ms)} | ` +
+      `**${f2(r.cli_ms / r.lance_ms)}** | ${f2(r.cli_ms / r.lance_warm_ms)} | ${r.cli_method || '–'} | ${r.config.indexed ? f2(r.lance_recall) : '(truth)'} | ` +
+      `${f2(r.cli_recall)} | ${f2(r.cli_vs_lance)} | ${fmtMiB(r.cli_rss_mib)} | ${fmtMiB(r.lance_rss_mib)} (${fmtMiB(r.lance_base_mib)}) |`);
+  }
+  console.log(`\nlance-cli search options found: ${['--nprobes', '--refine-factor'].map((o) => `${o} ${have.has(o) ? 'yes' : 'no'}`).join(', ')}.`);
+  // Grouped by reason: one line per reason with the rows it concerns.
+  const grouped = (list) => [...new Set(list.map((m) => m.why))].map((why) => {
+    const of = list.filter((m) => m.why === why).map((m) => m.what);
+    return `- ${why} (${of.length} rows): ${of.join('; ')}`;
+  }).join('\n');
+  if (missing.length) console.log(`\nRows lance-cli could not run (LanceDB's numbers are in the table):\n${grouped(missing)}`);
+  if (exactly.length) console.log(`\nIndexed rows lance-cli answered without the index (their lance-cli numbers are an exact search's):\n${grouped(exactly)}`);
+  if (notes.length) console.log(`\n${notes.map((m) => `- ${m}`).join('\n')}`);
 }
 
 function machine() {
@@ -415,7 +629,8 @@ function machine() {
 }
 
 if (!fs.existsSync(CLI)) throw new Error(`build lance-cli first (${CLI})`);
-if (args.includes('--generate')) { for (const v of VERSIONS) for (const k of Object.keys(DATASETS)) if (!ONLY || ONLY.has(k)) await ensureDataset(k, v); }
+if (args.includes('--generate')) { for (const v of VERSIONS) for (const k of Object.keys(DATASETS)) if (wanted(k)) await ensureDataset(k, v); }
 else if (args.includes('--io')) await ioTable();
 else if (args.includes('--filters')) await filters();
+else if (args.includes('--search')) await search();
 else await timing();
