@@ -1,4 +1,5 @@
 // search: the nearest rows to query vectors (app/vector_search.h), with their distances.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -178,15 +179,16 @@ std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json
                           {"partitions_searched", r.ann.partitions_searched},
                           {"codes_compared", r.ann.codes_compared},
                           {"rows_compared", r.rows_compared},
+                          {"search_ms", r.search_ms},
                           {"kernel", index::kernel_name(r.kernel)}}
         .dump();
   std::string index_part;
   if (r.method != "exact")
     index_part =
         fmt::format(", {} partitions searched, {} codes compared", r.ann.partitions_searched, r.ann.codes_compared);
-  return fmt::format("search: {}, {} distance, {} queries{}; exact distances of {} rows ({} kernel)\n", r.method,
-                     index::metric_name(r.metric), s.queries.size(), index_part, r.rows_compared,
-                     index::kernel_name(r.kernel));
+  return fmt::format("search: {}, {} distance, {} queries{}; exact distances of {} rows ({} kernel); {:.3f} ms\n",
+                     r.method, index::metric_name(r.metric), s.queries.size(), index_part, r.rows_compared,
+                     index::kernel_name(r.kernel), r.search_ms);
 }
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
@@ -398,7 +400,9 @@ void register_search(CLI::App& app, CommandRunner& run) {
       auto output_table = reopen(layout.table_columns);
       const VectorSearch s = make_search(*search, output_table->schema());
       SearchReport report;
+      const auto started = std::chrono::steady_clock::now();
       const auto results = run_search(reopen, *output_table, s, search->exact, report);
+      report.search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
       std::optional<Recall> recall;
       if (search->recall) {
         VectorSearch exact = s;

@@ -358,12 +358,16 @@ std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reop
     probed.insert(probed.end(), p.order.begin(), p.order.begin() + p.minimum);
   }
   ix.load(probed);
-  std::vector<std::vector<index::Neighbor>> candidates;
-  for (const auto& aq : queries) {
-    std::vector<index::Neighbor> found;
-    for (auto n : ix.search(aq, admit, report.ann))  // addresses → row numbers (admitted ones are visible)
-      if (const auto row = addresses.row(n.row)) found.push_back({n.distance, *row});
-    candidates.push_back(std::move(found));
+  // The queries' searches, one per core (the index and the address map are thread-safe).
+  std::vector<std::vector<index::Neighbor>> candidates(queries.size());
+  std::vector<index::AnnCounters> counters(queries.size());
+  parallel_for(queries.size(), [&](size_t q) {
+    for (auto n : ix.search(queries[q], admit, counters[q]))  // addresses → row numbers (admitted ones are visible)
+      if (const auto row = addresses.row(n.row)) candidates[q].push_back({n.distance, *row});
+  });
+  for (const auto& c : counters) {
+    report.ann.partitions_searched += c.partitions_searched;
+    report.ann.codes_compared += c.codes_compared;
   }
   std::vector<std::vector<index::Neighbor>> out;
   if (!recompute) {

@@ -67,6 +67,7 @@ struct SearchReport {
   index::AnnCounters ann;      ///< the index's partitions and codes (all queries)
   std::optional<FilterReport> filter;
   index::Kernel kernel = index::Kernel::portable;
+  double search_ms = 0;  ///< wall time of the search (reading included), before the output
 };
 
 /// For each query, its k nearest rows (table row numbers: visible rows in scan order) with

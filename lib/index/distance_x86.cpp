@@ -6,7 +6,12 @@
 #include "index/distance_lanes.h"
 
 #if defined(__x86_64__)
+// GCC 12 warns that the AVX-512 intrinsics' internal "undefined" operands may be used
+// uninitialized (a false positive inside immintrin.h, reported at its own lines).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #endif
 
 namespace lance::index::kernels {
@@ -18,9 +23,22 @@ namespace {
 using lanes::kLanes;
 using lanes::Sum;
 
+/// Lanes j and j + 8 of a 16-lane sum given as two 8-lane halves, then j + 4, j + 2, j + 1:
+/// the order of lanes::reduce, in registers.
+__attribute__((target("avx2"))) inline float reduce_halves(__m256 lo, __m256 hi) {
+  const __m256 s8 = _mm256_add_ps(lo, hi);
+  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(s8), _mm256_extractf128_ps(s8, 1));
+  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_shuffle_ps(s2, s2, 1)));
+}
+
+/// One vector's sums (Σ over its metric's terms, and Σ x² for cosine), in the shared order.
+struct Sums {
+  float sum = 0, norm2 = 0;
+};
+
 template <Sum S>
-__attribute__((target("avx2"))) void avx2_loop(const float* q, const float* x, size_t dim, float (&a)[kLanes],
-                                               float (&b)[kLanes]) {
+__attribute__((target("avx2"))) Sums avx2_loop(const float* q, const float* x, size_t dim) {
   __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), b0 = _mm256_setzero_ps(), b1 = _mm256_setzero_ps();
   size_t i = 0;
   for (; i + kLanes <= dim; i += kLanes) {
@@ -39,16 +57,27 @@ __attribute__((target("avx2"))) void avx2_loop(const float* q, const float* x, s
       }
     }
   }
+  if (i == dim) return {reduce_halves(a0, a1), S == Sum::product_and_norm ? reduce_halves(b0, b1) : 0.0f};
+  float a[kLanes], b[kLanes];
   _mm256_storeu_ps(a, a0);
   _mm256_storeu_ps(a + 8, a1);
   _mm256_storeu_ps(b, b0);
   _mm256_storeu_ps(b + 8, b1);
   lanes::add_elements<S>(q, x, i, dim, a, b);
+  return {lanes::reduce(a), S == Sum::product_and_norm ? lanes::reduce(b) : 0.0f};
+}
+
+__attribute__((target("avx512f"))) inline float reduce16(__m512 v) {
+  const __m256 lo = _mm512_castps512_ps256(v);
+  const __m256 hi = _mm512_castps512_ps256(_mm512_shuffle_f32x4(v, v, 0xee));  // lanes 8..15
+  const __m256 s8 = _mm256_add_ps(lo, hi);
+  const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(s8), _mm256_extractf128_ps(s8, 1));
+  const __m128 s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+  return _mm_cvtss_f32(_mm_add_ss(s2, _mm_shuffle_ps(s2, s2, 1)));
 }
 
 template <Sum S>
-__attribute__((target("avx512f"))) void avx512_loop(const float* q, const float* x, size_t dim, float (&a)[kLanes],
-                                                    float (&b)[kLanes]) {
+__attribute__((target("avx512f"))) Sums avx512_loop(const float* q, const float* x, size_t dim) {
   __m512 va = _mm512_setzero_ps(), vb = _mm512_setzero_ps();
   size_t i = 0;
   for (; i + kLanes <= dim; i += kLanes) {
@@ -61,27 +90,22 @@ __attribute__((target("avx512f"))) void avx512_loop(const float* q, const float*
       if constexpr (S == Sum::product_and_norm) vb = _mm512_add_ps(vb, _mm512_mul_ps(vx, vx));
     }
   }
+  if (i == dim) return {reduce16(va), S == Sum::product_and_norm ? reduce16(vb) : 0.0f};
+  float a[kLanes], b[kLanes];
   _mm512_storeu_ps(a, va);
   _mm512_storeu_ps(b, vb);
   lanes::add_elements<S>(q, x, i, dim, a, b);
+  return {lanes::reduce(a), S == Sum::product_and_norm ? lanes::reduce(b) : 0.0f};
 }
 
-/// Runs `loop` (one vector's lane sums) over the n vectors.
-template <void (*L2)(const float*, const float*, size_t, float (&)[kLanes], float (&)[kLanes]),
-          void (*Dot)(const float*, const float*, size_t, float (&)[kLanes], float (&)[kLanes]),
-          void (*Cos)(const float*, const float*, size_t, float (&)[kLanes], float (&)[kLanes])>
+/// Runs the loops (one vector's sums) over the n vectors.
+template <Sums (*L2)(const float*, const float*, size_t), Sums (*Dot)(const float*, const float*, size_t),
+          Sums (*Cos)(const float*, const float*, size_t)>
 void run(Metric m, const float* query, const float* vectors, size_t n, size_t dim, float query_norm, float* out) {
   for (size_t r = 0; r < n; ++r) {
-    float a[kLanes], b[kLanes];
     const float* x = vectors + r * dim;
-    if (m == Metric::l2)
-      L2(query, x, dim, a, b);
-    else if (m == Metric::dot)
-      Dot(query, x, dim, a, b);
-    else
-      Cos(query, x, dim, a, b);
-    const float sum = lanes::reduce(a);
-    out[r] = finish(m, sum, m == Metric::cosine ? lanes::reduce(b) : 0.0f, query_norm);
+    const Sums s = m == Metric::l2 ? L2(query, x, dim) : m == Metric::dot ? Dot(query, x, dim) : Cos(query, x, dim);
+    out[r] = finish(m, s.sum, s.norm2, query_norm);
   }
 }
 

@@ -17,13 +17,14 @@ RowAddresses::RowAddresses(const dataset::Dataset& ds) : ds_(ds) {
 }
 
 const dataset::DeletionVector& RowAddresses::deletions(size_t index) const {
-  auto it = deletions_.find(index);
-  if (it == deletions_.end()) {
-    dataset::DeletionVector dv;
-    if (ds_.fragments()[index].deletion) dv = ds_.deletion_vector(index);
-    it = deletions_.emplace(index, std::move(dv)).first;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = deletions_.find(index); it != deletions_.end()) return it->second;
   }
-  return it->second;
+  dataset::DeletionVector dv;
+  if (ds_.fragments()[index].deletion) dv = ds_.deletion_vector(index);
+  std::lock_guard lock(mutex_);
+  return deletions_.emplace(index, std::move(dv)).first->second;  // the first one read stays
 }
 
 uint64_t RowAddresses::address(uint64_t row) const {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,7 @@
 
 namespace lance::index {
 
+/// Thread-safe.
 class RowAddresses {
  public:
   /// Reads no file until a fragment with deletions is asked about (its deletion file, once).
@@ -40,6 +42,7 @@ class RowAddresses {
   const dataset::Dataset& ds_;
   std::vector<uint64_t> starts_;  ///< first row number of each fragment, then the total
   std::map<uint64_t, size_t> by_id_;
+  mutable std::mutex mutex_;  ///< guards deletions_ (row() and address() may run on several threads)
   mutable std::map<size_t, dataset::DeletionVector> deletions_;
 };
 

@@ -196,10 +196,17 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
         throw_corrupt("{}: 4-bit PQ with an odd number of sub-vectors", storage_->what());
       if (!sm.value("transposed", true)) throw_unsupported("{}: PQ codes not transposed", storage_->what());
       pb::Tensor codebook;
-      const Bytes cb = storage_->global_buffer(sm.at("codebook_position").get<size_t>());
-      if (!codebook.ParseFromArray(cb.data(), static_cast<int>(cb.size())))
+      const Bytes buffer = storage_->global_buffer(sm.at("codebook_position").get<size_t>());
+      if (!codebook.ParseFromArray(buffer.data(), static_cast<int>(buffer.size())))
         throw_corrupt("{}: the PQ codebook is not a Tensor message", storage_->what());
-      codebook_ = tensor_floats(codebook, (size_t{1} << info_.pq_bits) * info_.dim, storage_->what() + ": codebook");
+      const std::vector<float> cb =
+          tensor_floats(codebook, (size_t{1} << info_.pq_bits) * info_.dim, storage_->what() + ": codebook");
+      // Stored [sub-vector][code][element]; kept as [sub-vector][element][code].
+      const size_t codes = size_t{1} << info_.pq_bits, width = info_.dim / info_.pq_sub_vectors;
+      codebook_.resize(cb.size());
+      for (size_t sv = 0; sv < info_.pq_sub_vectors; ++sv)
+        for (size_t k = 0; k < codes; ++k)
+          for (size_t i = 0; i < width; ++i) codebook_[(sv * width + i) * codes + k] = cb[(sv * codes + k) * width + i];
     } else if (info_.quantizer == Quantizer::sq) {
       if (sm.value("num_bits", 8) != 8) throw_unsupported("{}: {}-bit SQ", storage_->what(), sm.value("num_bits", 8));
       info_.sq_low = sm.at("bounds").at("start").get<double>();
@@ -380,20 +387,32 @@ class PartitionDistance {
     return static_cast<uint8_t>(std::isnan(x) ? 0 : std::clamp(x, 0.0, 255.0));
   }
 
-  void build_pq_table(const float* centroid, const std::vector<float>& codebook) {
+  /// The table T[s][k]: ‖r_s − C_sk‖² (l2, cosine), 1 − r_s·C_sk (dot), for the residual (or
+  /// the query) r, from the codebook stored transposed ([s][i][k]: one element of every code
+  /// after another, so each step runs over all codes at once).
+  void build_pq_table(const float* centroid, const std::vector<float>& codebook_t) {
     const size_t m = info_.pq_sub_vectors, width = info_.dim / m, codes = size_t{1} << info_.pq_bits;
     std::vector<float> r(q_.begin(), q_.end());
-    if (info_.metric != Metric::dot)  // l2 and cosine encode the residual to the centroid
+    const bool dot = info_.metric == Metric::dot;
+    if (!dot)  // l2 and cosine encode the residual to the centroid
       for (size_t i = 0; i < r.size(); ++i) r[i] -= centroid[i];
-    table_.resize(m * codes);
+    table_.assign(m * codes, 0.0f);
     for (size_t s = 0; s < m; ++s) {
-      const float* rs = r.data() + s * width;
-      const float* c = codebook.data() + s * codes * width;
-      if (info_.metric == Metric::dot) {
-        for (size_t k = 0; k < codes; ++k) table_[s * codes + k] = 1.0f - dot_product(rs, c + k * width, width);
-      } else {
-        distances(Metric::l2, rs, c, codes, width, table_.data() + s * codes);
+      float* t = table_.data() + s * codes;
+      for (size_t i = 0; i < width; ++i) {
+        const float ri = r[s * width + i];
+        const float* column = codebook_t.data() + (s * width + i) * codes;
+        if (dot) {
+          for (size_t k = 0; k < codes; ++k) t[k] += ri * column[k];
+        } else {
+          for (size_t k = 0; k < codes; ++k) {
+            const float d = ri - column[k];
+            t[k] += d * d;
+          }
+        }
       }
+      if (dot)
+        for (size_t k = 0; k < codes; ++k) t[k] = 1.0f - t[k];
     }
   }
 
