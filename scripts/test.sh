@@ -40,8 +40,10 @@ fi
 # and the full golden scans (every format) and takes.
 # Not rerun: CLI plumbing (help, progress, colour, terminals, signals), output formatting,
 # inspect, node reading our IPC, and the limit/offset windows (the same pages again).
-# The filter goldens run on one storage version here (tests/filter_goldens.h).
+# The filter goldens run on one storage version here (tests/filter_goldens.h), the vector
+# search goldens on two of their four tables (tests/vector_goldens.h).
 export LANCE_TEST_FILTER_VERSIONS=${LANCE_TEST_FILTER_VERSIONS:-2_1}
+export LANCE_TEST_VECTOR_TABLES=${LANCE_TEST_VECTOR_TABLES:-plain,indexed}
 ASAN_TESTS_A='[columns],[search],[encoding],[repdef],[v2_0],[nested],[forced],[dataset],[io],[planner],[fuzz-findings],[arrow],[writers]'
 ASAN_TESTS_B='[filter],[corrupt]~[dataset],[take][golden],scan equals Lance*'  # the dataset corrupt sweep ([corrupt][dataset]) runs once, in A
 cd $B

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -15,6 +16,13 @@ using Json = nlohmann::json;
 const Json& vector_goldens() {
   static const Json g = Json::parse(read_text(source_path("data/vectors/goldens.json")));
   return g;
+}
+
+bool vector_table_selected(const std::string& table) {
+  const char* listed = std::getenv("LANCE_TEST_VECTOR_TABLES");
+  if (listed == nullptr || *listed == '\0') return true;
+  const std::string all = std::string(",") + listed + ",";
+  return all.find("," + table + ",") != std::string::npos;
 }
 
 namespace {

@@ -12,6 +12,11 @@ namespace lance::testing {
 /// data/vectors/goldens.json, parsed once.
 const nlohmann::json& vector_goldens();
 
+/// Whether the cases of `table` ("plain", "indexed", …) run: all, or only those
+/// LANCE_TEST_VECTOR_TABLES lists (comma-separated; the sanitizer half of scripts/test.sh runs
+/// "plain,indexed": the other tables repeat the same readers with other metrics).
+bool vector_table_selected(const std::string& table);
+
 /// `search TABLE …` arguments for golden case `c` (its table, column, query, k, metric,
 /// filter, postfilter, select, with_row_id, distance range, nprobes, refine factor, ef,
 /// bypass_index → --exact). With `ids_only`, -c id,_distance -f jsonl replaces the case's own
