@@ -128,7 +128,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
       dataset::ReadAheadHint read_ahead;
       read_ahead.whole_files = *offset == 0 && !*limit && !*sample && !*filter;  // every row (of the projected columns)
       auto reader = open_table(input_path(*path), *version, args->columns, *fragments, read_ahead);
-      Output out(*args, reader->schema().metadata);
+      Output out(*args, reader->schema().metadata, input_path(*path));
       out.writer->begin(reader->fields());
       if (*sample) {
         stats.report(scan_sample(*reader, out, *args, static_cast<uint64_t>(**sample), *seed));
@@ -225,7 +225,7 @@ void register_take(CLI::App& app, CommandRunner& run) {
       check_rows(rows);
       // A list read to its end (always --rows) is checked whole before any output.
       if (const auto last = list.max_row(); list.fully_read() && last) check_rows(std::span(&*last, 1));
-      Output out(*args, reader->schema().metadata);
+      Output out(*args, reader->schema().metadata, input_path(*path));
       out.writer->begin(reader->fields());
       Progress progress(progress_enabled(quiet(), out.file.is_stdout()), "take", one_window ? rows.size() : 0);
       uint64_t rows_out = 0;

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -53,6 +54,7 @@ std::string read_query_file(const std::string& path) {
   if (path == "-") {
     text << std::cin.rdbuf();
   } else {
+    if (std::filesystem::is_directory(path)) throw_io("--vector-file {}: is a directory", path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw_io("--vector-file {}: {}", path, std::strerror(errno));
     text << in.rdbuf();
@@ -293,7 +295,7 @@ VectorSearch make_search(const SearchArgs& a, const format::Schema& schema) {
 uint64_t write_results(const std::vector<std::vector<index::Neighbor>>& results, dataset::TableReader& output_table,
                        ResultLayout& layout, const OutputArgs& args) {
   const bool several = results.size() > 1;
-  Output out(args, output_table.schema().metadata);
+  Output out(args, output_table.schema().metadata, output_table.path());
   std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table.fields();
   layout.complete(table_fields.size());
   const std::vector<FieldPtr> fields = result_fields(table_fields, layout, several);
@@ -356,11 +358,18 @@ std::vector<std::vector<index::Neighbor>> run_search(const ReopenTable& reopen, 
   auto* ds = dynamic_cast<dataset::DatasetRowReader*>(&table);
   if (!exact && ds) {
     if (const auto ix = find_vector_index(ds->dataset(), s.column)) {
-      if (!s.metric || *s.metric == ix->index->info().metric)
+      const auto metric = ix->index ? std::optional(ix->index->info().metric) : ix->metric;
+      if (!s.metric || !metric || *s.metric == *metric) {
+        if (!ix->index) throw Error(ErrorKind::unsupported, ix->unreadable);
         return indexed_search(reopen, ds->dataset(), *ix, s, report);
+      }
       spdlog::warn("search: index '{}' measures {} distance, not {}: searching every row instead, as LanceDB does",
-                   ix->name, index::metric_name(ix->index->info().metric), index::metric_name(*s.metric));
+                   ix->name, index::metric_name(*metric), index::metric_name(*s.metric));
     }
+  }
+  if (s.fast_search && !exact) {  // LanceDB's fastSearch without an index searches nothing
+    report.method = "fast search without a vector index: no rows";
+    return std::vector<std::vector<index::Neighbor>>(s.queries.size());
   }
   return exact_search(reopen, s, report);
 }
@@ -389,7 +398,6 @@ void register_search(CLI::App& app, CommandRunner& run) {
   cmd->callback([&run, path, args, search, version] {
     check_distinct_columns(args->columns);
     if (search->vectors.empty() && search->vector_file.empty()) throw CLI::RequiredError("--vector or --vector-file");
-    if (search->postfilter && !search->filter) throw_usage("--postfilter needs --filter");
     run.command = [path, args, search, version] {
       StatsReport stats(args->stats);
       const std::string in = input_path(*path);

@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+
+#include "io/remote/uri.h"
+
 #include "app/commands.h"
 #include "app/fragments_option.h"
 
@@ -12,17 +16,31 @@ using output::parse_output_format;
 
 namespace {
 
-/// The -o path, after refusing to print binary Arrow data on a terminal.
-const std::string& checked_destination(const OutputArgs& a) {
-  if (parse_output_format(a.format) == OutputFormat::arrow && (a.output.empty() || a.output == "-") && ::isatty(1))
+/// The -o path, after refusing to print binary Arrow data on a terminal and to write over
+/// the input (the file itself, or anything inside the dataset directory).
+const std::string& checked_destination(const OutputArgs& a, const std::string& input) {
+  const bool to_stdout = a.output.empty() || a.output == "-";
+  if (parse_output_format(a.format) == OutputFormat::arrow && to_stdout && ::isatty(1))
     throw_usage("-f arrow writes binary data: redirect stdout or use -o FILE");
+  if (!to_stdout && !input.empty() && input != "-" && !io::is_remote(input)) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    const fs::path out = fs::weakly_canonical(a.output, ec);
+    if (!in.empty() && !out.empty()) {
+      const auto rel = out.lexically_relative(in);
+      if (out == in || (fs::is_directory(in, ec) && !rel.empty() && *rel.begin() != ".."))
+        throw_usage("-o {}: that is {} being read; write the output elsewhere", a.output,
+                    out == in ? "the input" : "inside the dataset");
+    }
+  }
   return a.output;
 }
 
 }  // namespace
 
-Output::Output(const OutputArgs& a, const std::map<std::string, std::string>& schema_metadata)
-    : file(checked_destination(a)), sink(file.fd()) {
+Output::Output(const OutputArgs& a, const std::map<std::string, std::string>& schema_metadata, const std::string& input)
+    : file(checked_destination(a, input)), sink(file.fd()) {
   output::TextOptions opts;
   opts.header = !a.no_header;
   opts.null_text = a.null_text;

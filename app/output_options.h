@@ -40,8 +40,9 @@ struct Output {
   output::OutputFile file;
   output::OutputSink sink;
   std::unique_ptr<output::BatchWriter> writer;
-  /// Throws Error(usage) for -f arrow on a terminal.
-  Output(const OutputArgs& a, const std::map<std::string, std::string>& schema_metadata);
+  /// Throws Error(usage) for -f arrow on a terminal, and when -o names `input` (the file or
+  /// dataset directory being read) or a file inside it: no command overwrites its input.
+  Output(const OutputArgs& a, const std::map<std::string, std::string>& schema_metadata, const std::string& input);
   /// Completes the output: end of the format, flush, and with -o the rename into place.
   void finish();
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
 
 #include <fmt/format.h>
@@ -148,7 +149,7 @@ std::vector<double> parse_query_vector(const std::string& text) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // syntax, or a number out of range
     throw_usage("not a JSON array of numbers ({})", e.what());
   }
   if (!j.is_array()) throw_usage("not a JSON array of numbers");
@@ -156,7 +157,10 @@ std::vector<double> parse_query_vector(const std::string& text) {
   out.reserve(j.size());
   for (const auto& v : j) {
     if (!v.is_number()) throw_usage("not a JSON array of numbers (element {} is {})", out.size(), v.dump());
-    out.push_back(v.get<double>());
+    const double d = v.get<double>();
+    if (std::isfinite(d) && std::fabs(d) > std::numeric_limits<float>::max())
+      throw_usage("element {} ({}) is outside float32's range (query vectors travel as float32)", out.size(), v.dump());
+    out.push_back(d);
   }
   if (out.empty()) throw_usage("the query vector is empty");
   return out;
@@ -415,6 +419,9 @@ std::optional<ColumnIndex> find_vector_index(const dataset::Dataset& ds, const V
     ColumnIndex out;
     out.name = info.name;
     out.type = info.type;
+    // The metric as the manifest records it ("metric L2, …"), known even for a kind not read.
+    if (const size_t at = info.details.find("metric "); at != std::string::npos)
+      out.metric = index::parse_metric(info.details.substr(at + 7, info.details.find(',', at) - at - 7));
     for (const uint32_t id : info.fragment_ids) out.fragments.insert(id);
     std::set<uint32_t> present;
     for (const auto& f : ds.fragments()) present.insert(static_cast<uint32_t>(f.id));
@@ -425,7 +432,12 @@ std::optional<ColumnIndex> find_vector_index(const dataset::Dataset& ds, const V
     where.what = fmt::format("index '{}' ({} on {})", info.name, info.type, column.name);
     where.store = &ds.store();
     where.options = ds.reader_options();
-    out.index = std::make_shared<index::VectorIndex>(where);
+    try {
+      out.index = std::make_shared<index::VectorIndex>(where);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::unsupported) throw;
+      out.unreadable = e.message();
+    }
     return out;
   }
   return std::nullopt;

@@ -82,13 +82,15 @@ std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen
 /// The vector index of a column, opened.
 struct ColumnIndex {
   std::string name, type;
-  std::set<uint32_t> fragments;  ///< the fragments it covers
-  bool fragments_gone = false;   ///< it covers fragments this version no longer has
-  std::shared_ptr<index::VectorIndex> index;
+  std::set<uint32_t> fragments;               ///< the fragments it covers
+  bool fragments_gone = false;                ///< it covers fragments this version no longer has
+  std::optional<index::Metric> metric;        ///< as the manifest records it
+  std::shared_ptr<index::VectorIndex> index;  ///< null when its kind is not read (then `unreadable` says why)
+  std::string unreadable;
 };
 
 /// The vector index of `column` in `ds`'s version, opened; nothing when it has none (or rows
-/// are named by stable row ids). Throws Error(unsupported) for an index kind not read.
+/// are named by stable row ids). A kind not read comes back without `index`.
 std::optional<ColumnIndex> find_vector_index(const dataset::Dataset& ds, const VectorColumn& column);
 
 /// Lance's search through `index` (LanceDB's `vectorSearch(v)` with the index's metric): the

@@ -258,3 +258,56 @@ TEST_CASE("inspect meta: each vector index's metric, partitions and PQ layout", 
   auto t = run_cli({"inspect", "meta", source_path("data/vectors/indexed")});
   CHECK(t.out.find("l2 distance, dimension 16, 8 partitions of ") != std::string::npos);
 }
+
+TEST_CASE("search: edges where LanceDB's behaviour is the answer", "[search][index]") {
+  const std::string plain = source_path("data/vectors/plain");
+  const std::string indexed = source_path("data/vectors/indexed");
+  const std::string zero = "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]";
+  const std::string q = vector_goldens().at("queries").at("v_hnsw_pq").at(0).at("vector").dump();
+  // --postfilter without --filter: the ordinary top k (LanceDB ignores it).
+  auto p = run_cli({"search", indexed, "--column", "v_hnsw_pq", "--vector", q, "--postfilter", "-c", "id", "-k", "2"});
+  CHECK(p.exit_code == 0);
+  CHECK(std::count(p.out.begin(), p.out.end(), '\n') == 2);
+  // A zero query on a cosine index answered by the index alone: no rows, as LanceDB.
+  auto z = run_cli({"search", indexed, "--column", "v_flat", "--vector", zero, "--fast-search"});
+  CHECK(z.exit_code == 0);
+  CHECK(z.out.empty());
+  // HNSW's ef below k × refine is Lance's error.
+  auto ef = run_cli({"search", indexed, "--column", "v_hnsw_pq", "--vector", q, "--ef", "1"});
+  CHECK(ef.exit_code == 2);
+  CHECK(ef.err.find("ef") != std::string::npos);
+  // Fast search with no vector index searches nothing (LanceDB's fastSearch).
+  auto f = run_cli({"search", plain, "--column", "vec", "--vector", zero, "--fast-search"});
+  CHECK(f.exit_code == 0);
+  CHECK(f.out.empty());
+  // Another metric than an unread index's: every row, as LanceDB; its own metric: exit 3.
+  auto rq = run_cli({"search", indexed, "--column", "v_rq", "--vector", q, "--metric", "l2", "-c", "id"});
+  CHECK(rq.exit_code == 0);
+  CHECK(std::count(rq.out.begin(), rq.out.end(), '\n') == 10);
+  // Numbers outside float32: usage errors.
+  for (const char* v : {"[1e999,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]", "[1e40,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]"}) {
+    auto r = run_cli({"search", plain, "--column", "vec", "--vector", v});
+    CHECK(r.exit_code == 2);
+  }
+}
+
+TEST_CASE("search and scan: -o never writes over the input", "[search][cli]") {
+  namespace fs = std::filesystem;
+  TempDir dir("own-input");
+  const fs::path ds = dir.path() / "t";
+  fs::copy(source_path("data/vectors/plain"), ds, fs::copy_options::recursive);
+  std::string data_file;
+  for (const auto& e : fs::directory_iterator(ds / "data")) data_file = e.path().string();
+  const auto before = fs::file_size(data_file);
+  auto s = run_cli(
+      {"search", ds.string(), "--column", "vec", "--vector", "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]", "-o", data_file});
+  CHECK(s.exit_code == 2);
+  auto t = run_cli({"scan", data_file, "-o", data_file});
+  CHECK(t.exit_code == 2);
+  auto m = run_cli({"scan", ds.string(), "-o", (ds / "_versions" / "x.manifest").string()});
+  CHECK(m.exit_code == 2);
+  CHECK(fs::file_size(data_file) == before);
+  CHECK(!fs::exists(ds / "_versions" / "x.manifest"));
+  auto ok = run_cli({"scan", ds.string(), "-n", "1", "-o", dir.file("out.jsonl")});
+  CHECK(ok.exit_code == 0);
+}

@@ -591,7 +591,13 @@ VectorIndex::Probes VectorIndex::probes(const AnnQuery& query) const {
 }
 
 std::vector<Neighbor> VectorIndex::search(const AnnQuery& query, const AdmitRow& admit, AnnCounters& counters) const {
+  const size_t keep_all = static_cast<size_t>(query.k) * std::max<uint32_t>(query.refine_factor, 1);
+  if (info_.hnsw && query.ef && *query.ef < keep_all)
+    throw_usage("--ef {} is below k × refine factor ({}): Lance needs ef ≥ k", *query.ef, keep_all);
   const Probes probe = probes(query);
+  // A query cosine cannot normalize (all zeros, or too small) has no neighbours, as in Lance.
+  for (const float v : probe.query)
+    if (!std::isfinite(v)) return {};
   const auto& order = probe.order;
   load(std::vector<uint32_t>(order.begin(), order.begin() + probe.minimum));
   const size_t keep = static_cast<size_t>(query.k) * std::max<uint32_t>(query.refine_factor, 1);
