@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "common/float16.h"
+#include "format/proto_split.h"
 #include "index_details.pb.h"
 
 namespace lance::index {
@@ -48,41 +49,55 @@ Json parse_json(const std::string& text, const std::string& what) {
   }
 }
 
-/// The floats of a Tensor (float16/32/64 elements), checked against `count`.
-std::vector<float> tensor_floats(const pb::Tensor& t, size_t count, const std::string& what) {
-  const std::string& d = t.data();
-  std::vector<float> out(count);
+/// A Tensor message read without copying its data: the header fields parsed, the data a view
+/// into the bytes the message was read from (which must outlive it).
+struct TensorView {
+  pb::Tensor header;  ///< data_type and shape; data left empty
+  ByteView data;
+};
+
+TensorView parse_tensor(ByteView message, const std::string& what) {
+  TensorView out;
+  std::string rest;
+  out.data = split_field(message, 3, rest, what);  // Tensor.data
+  if (!out.header.ParseFromString(rest)) throw_corrupt("{}: not a Tensor message", what);
+  return out;
+}
+
+/// Decodes the floats of a tensor (float16/32/64 elements), checked against `count`, into
+/// `out` (resized to `count`).
+void tensor_floats(const TensorView& t, size_t count, const std::string& what, std::vector<float>& out) {
+  const ByteView d = t.data;
   const auto need = [&](size_t width) {
     if (d.size() != count * width) throw_corrupt("{}: tensor of {} bytes, expected {} values", what, d.size(), count);
   };
-  switch (t.data_type()) {
+  out.resize(count);
+  switch (t.header.data_type()) {
     case pb::Tensor::FLOAT32:
       need(4);
       if (count) std::memcpy(out.data(), d.data(), count * 4);
       break;
     case pb::Tensor::FLOAT16:
       need(2);
-      for (size_t i = 0; i < count; ++i) {
-        uint16_t h;
-        std::memcpy(&h, d.data() + i * 2, 2);
-        out[i] = half_to_float(h);
-      }
+      for (size_t i = 0; i < count; ++i) out[i] = half_to_float(d.read<uint16_t>(i * 2));
       break;
     case pb::Tensor::FLOAT64:
       need(8);
-      for (size_t i = 0; i < count; ++i) {
-        double v;
-        std::memcpy(&v, d.data() + i * 8, 8);
-        out[i] = static_cast<float>(v);
-      }
+      for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(d.read<double>(i * 8));
       break;
     default:
-      throw_unsupported("{}: tensor element type {}", what, static_cast<int>(t.data_type()));
+      throw_unsupported("{}: tensor element type {}", what, static_cast<int>(t.header.data_type()));
   }
-  return out;
 }
 
-pb::Ivf read_ivf(const IndexFile& f) {
+/// An IVF message with its centroids tensor as a view into the global buffer it came from.
+struct IvfView {
+  Bytes buffer;
+  pb::Ivf ivf;  ///< every field but centroids_tensor
+  TensorView centroids;
+};
+
+IvfView read_ivf(const IndexFile& f) {
   const std::string at = meta(f.schema(), "lance:ivf", f.what());
   size_t buffer = 0;
   try {
@@ -90,11 +105,14 @@ pb::Ivf read_ivf(const IndexFile& f) {
   } catch (const std::exception&) {
     throw_corrupt("{}: lance:ivf is '{}', not a buffer number", f.what(), at);
   }
-  const Bytes bytes = f.global_buffer(buffer);
-  pb::Ivf ivf;
-  if (!ivf.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-    throw_corrupt("{}: global buffer {} is not an IVF message", f.what(), buffer);
-  return ivf;
+  IvfView out;
+  out.buffer = f.global_buffer(buffer);
+  const std::string what = fmt::format("{}: global buffer {}", f.what(), buffer);
+  std::string rest;
+  const ByteView tensor = split_field(out.buffer, 4, rest, what);  // IVF.centroids_tensor
+  if (!out.ivf.ParseFromString(rest)) throw_corrupt("{} is not an IVF message", what);
+  out.centroids = parse_tensor(tensor, what + ": centroids");
+  return out;
 }
 
 /// Each partition's first row: `offsets`, or the running sums of `lengths`; checked to fit in
@@ -165,14 +183,19 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
   info_.quantizer = quantizer_of(info_.type, where.what);
   info_.hnsw = info_.type.find("HNSW") != std::string::npos;
 
-  const pb::Ivf ivf = read_ivf(*index_);
-  const auto& shape = ivf.centroids_tensor().shape();
+  // The centroids and the PQ codebook are the large parts: each is read into one buffer and
+  // decoded from it straight into its final array, the buffer freed before the next is read
+  // (every fresh page costs a fault).
+  IvfView index_ivf = read_ivf(*index_);
+  const pb::Ivf& ivf = index_ivf.ivf;
+  const auto& shape = index_ivf.centroids.header.shape();
   if (shape.size() != 2 || shape[0] == 0 || shape[1] == 0 || shape[1] > 65536)
     throw_corrupt("{}: IVF centroids of shape {}", what, fmt::join(shape, "×"));
   const uint32_t partitions = shape[0];
   info_.dim = shape[1];
-  centroids_ = tensor_floats(ivf.centroids_tensor(), size_t{partitions} * info_.dim, what + ": centroids");
-  const pb::Ivf storage_ivf = read_ivf(*storage_);
+  tensor_floats(index_ivf.centroids, size_t{partitions} * info_.dim, what + ": centroids", centroids_);
+  index_ivf.buffer = Bytes();
+  const pb::Ivf storage_ivf = read_ivf(*storage_).ivf;
   if (static_cast<uint32_t>(storage_ivf.lengths_size()) != partitions)
     throw_corrupt("{}: {} storage partitions for {} centroids", storage_->what(), storage_ivf.lengths_size(),
                   partitions);
@@ -195,12 +218,12 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
       if (info_.pq_bits == 4 && info_.pq_sub_vectors % 2)
         throw_corrupt("{}: 4-bit PQ with an odd number of sub-vectors", storage_->what());
       if (!sm.value("transposed", true)) throw_unsupported("{}: PQ codes not transposed", storage_->what());
-      pb::Tensor codebook;
-      const Bytes buffer = storage_->global_buffer(sm.at("codebook_position").get<size_t>());
-      if (!codebook.ParseFromArray(buffer.data(), static_cast<int>(buffer.size())))
-        throw_corrupt("{}: the PQ codebook is not a Tensor message", storage_->what());
-      const std::vector<float> cb =
-          tensor_floats(codebook, (size_t{1} << info_.pq_bits) * info_.dim, storage_->what() + ": codebook");
+      std::vector<float> cb;
+      {
+        const Bytes buffer = storage_->global_buffer(sm.at("codebook_position").get<size_t>());
+        const TensorView codebook = parse_tensor(buffer, storage_->what() + ": the PQ codebook");
+        tensor_floats(codebook, (size_t{1} << info_.pq_bits) * info_.dim, storage_->what() + ": codebook", cb);
+      }
       // Stored [sub-vector][code][element]; kept as [sub-vector][element][code].
       const size_t codes = size_t{1} << info_.pq_bits, width = info_.dim / info_.pq_sub_vectors;
       codebook_.resize(cb.size());
