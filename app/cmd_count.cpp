@@ -54,14 +54,13 @@ void register_count(CLI::App& app, CommandRunner& run) {
       dataset::RowCount c =
           dataset::count_rows(input_path(*path), *version, reader_options(), parse_fragments_option(*fragments));
       if (*filter) {
-        const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
-          dataset::TableOptions opts;
-          opts.columns = cols;
-          opts.fragments = parse_fragments_option(*fragments);
-          opts.reader = reader_options();
-          opts.version = *version;
-          return dataset::open_table(input_path(*path), opts);
-        };
+        dataset::TableOptions opts;
+        opts.fragments = parse_fragments_option(*fragments);
+        opts.reader = reader_options();
+        opts.version = *version;
+        // Opened once: every read of the filter's columns shares its manifest and files.
+        const auto table = dataset::open_table(input_path(*path), opts);
+        const ReopenTable reopen = [&](const std::vector<std::string>& cols) { return table->with_columns(cols); };
         FilteredRead fr;
         fr.expression = **filter;
         fr.use_indices = !*no_index;

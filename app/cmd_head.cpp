@@ -94,11 +94,7 @@ void register_head(CLI::App& app, CommandRunner& run) {
       const uint64_t end = std::min(reader->num_rows(), static_cast<uint64_t>(a->limit));
       const auto write = [&](RecordBatch batch) { writer->write(batch); };
       if (a->filter) {
-        const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
-          dataset::TableOptions o = opts;
-          o.columns = cols;
-          return dataset::open_table(input_path(a->path), o);
-        };
+        const ReopenTable reopen = [&](const std::vector<std::string>& cols) { return reader->with_columns(cols); };
         read_filtered(*reader, reopen,
                       {*a->filter, 0, static_cast<uint64_t>(a->limit), read::kDefaultBatchSize, !a->no_index}, write);
       } else {

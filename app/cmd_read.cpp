@@ -138,10 +138,7 @@ void register_scan(CLI::App& app, CommandRunner& run) {
         FilteredRead fr{**filter, static_cast<uint64_t>(*offset), std::nullopt, args->batch_size, !*no_index};
         if (*limit) fr.limit = static_cast<uint64_t>(**limit);
         fr.estimate_savings = stats.enabled();
-        const std::string in = input_path(*path);
-        const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
-          return open_table(in, *version, cols, *fragments);
-        };
+        const ReopenTable reopen = [&](const std::vector<std::string>& cols) { return reader->with_columns(cols); };
         const FilterReport report = read_filtered(*reader, reopen, fr, [&](RecordBatch batch) {
           check_cancelled();
           timed_output([&] { out.writer->write(batch); });

@@ -401,11 +401,9 @@ void register_search(CLI::App& app, CommandRunner& run) {
     run.command = [path, args, search, version] {
       StatsReport stats(args->stats);
       const std::string in = input_path(*path);
-      const ReopenTable reopen = [&](const std::vector<std::string>& cols) {
-        return open_table(in, *version, cols, std::nullopt);
-      };
       ResultLayout layout(args->columns, search->with_row_id);
-      auto output_table = reopen(layout.table_columns);
+      auto output_table = open_table(in, *version, layout.table_columns, std::nullopt);
+      const ReopenTable reopen = [&](const std::vector<std::string>& cols) { return output_table->with_columns(cols); };
       const VectorSearch s = make_search(*search, output_table->schema());
       SearchReport report;
       const auto started = std::chrono::steady_clock::now();

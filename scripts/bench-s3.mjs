@@ -3,6 +3,11 @@
 // object-storage table of docs/performance.md.
 //
 //   node bench-s3.mjs RGW_ENDPOINT [--reps 3] [--scale 0.1] [--only scalars,vectors]
+//   node bench-s3.mjs RGW_ENDPOINT --search [--reps 3] [--scale 1]
+// --search: nearest-neighbour search (#34) instead: `vectors_clustered` (scripts/bench-datasets.mjs) at --scale
+// of its 100,000 x 384 rows, once plain and once with LanceDB's IVF_PQ index (as scripts/bench.mjs --search:
+// min(256, sqrt(rows)) partitions, dim / 16 sub-vectors), written into the store by LanceDB; exact search and
+// IVF_PQ nprobes 20 with and without refine factor 5, one query and (indexed) 100 queries in one process.
 // Writes (once per scale) the benchmark's datasets (docs/performance.md), scaled down (scripts/bench.mjs's
 // generators: text, vectors, scalars at --scale of their full row counts; nested at its full 8 x 3,000 rows),
 // with LanceDB straight into the store at s3://lance/bench-s<scale>/, then times the benchmark's workloads
@@ -38,7 +43,10 @@ const DB = `s3://lance/bench-s${SCALE}`;
 
 // The benchmark's datasets (scripts/bench-datasets.mjs, docs/performance.md), scaled; tables in this order.
 const ALL = benchDatasets(SCALE);
-const DATASETS = { scalars: ALL.scalars, vectors: ALL.vectors, text: ALL.text, nested: ALL.nested };
+const SEARCH = args.includes('--search');
+const DATASETS = SEARCH ? { vectors_clustered: ALL.vectors_clustered }
+  : { scalars: ALL.scalars, vectors: ALL.vectors, text: ALL.text, nested: ALL.nested };
+const K = 10, NQ = 100, NPROBES = 20, REFINE = 5;
 
 async function ensure() {
   const db = await lancedb.connect(DB, opts(rgw));
@@ -60,6 +68,21 @@ async function ensure() {
     }
     console.error(`wrote ${DB}/${name}.lance: ${ds.rows} rows`);
   }
+  if (SEARCH) await ensureIndexed(db, have);
+}
+
+/// `vectors_clustered_ivfpq`: the same rows as `vectors_clustered`, with LanceDB's IVF_PQ index.
+async function ensureIndexed(db, have) {
+  const name = 'vectors_clustered_ivfpq';
+  if (have.includes(name)) return;
+  const ds = DATASETS.vectors_clustered, rng = mulberry32(0x5eed + 'vectors_clustered'.length);
+  const parts = [];
+  for (let s = 0; s < ds.rows; s += 50000) parts.push(ds.make(rng, s, Math.min(ds.rows, s + 50000)));
+  const tbl = await db.createTable(name, new arrow.Table(parts.flatMap((t) => t.batches)),
+                                   { storageOptions: { new_table_data_storage_version: '2.1' } });
+  const partitions = Math.max(1, Math.min(256, Math.round(Math.sqrt(ds.rows))));
+  await tbl.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions: partitions, numSubVectors: 384 / 16 }) });
+  console.error(`wrote ${DB}/${name}.lance: ${ds.rows} rows, IVF_PQ ${partitions} partitions x PQ${384 / 16}`);
 }
 
 // --- the counting latency proxy ------------------------------------------------------------------
@@ -86,11 +109,12 @@ async function lance(proxy, name, w) {
   const db = await lancedb.connect(DB, opts(proxy));
   const tbl = await db.openTable(name);
   const res = await w.lance(tbl).toArrow();
-  return { s: (performance.now() - t0) / 1000, rows: res.numRows, req: requestsSoFar() - r0 };
+  return { s: (performance.now() - t0) / 1000, rows: res.numRows, req: requestsSoFar() - r0, res };
 }
 
+const cliEnv = (proxy) => ({ ...process.env, AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET, AWS_ENDPOINT_URL: proxy, AWS_ALLOW_HTTP: 'true', AWS_REGION: 'us-east-1' });
 function cli(proxy, name, w) {
-  const env = { ...process.env, AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET, AWS_ENDPOINT_URL: proxy, AWS_ALLOW_HTTP: 'true', AWS_REGION: 'us-east-1' };
+  const env = cliEnv(proxy);
   const errFile = path.join(os.tmpdir(), `bench-s3-${process.pid}.err`);
   const script = 'TIMEFORMAT=%3R; { time "$@" > /dev/null 2> "$ERR_FILE"; } 2>&1';
   const r0 = requestsSoFar();
@@ -116,9 +140,7 @@ function takeRows(n, frags, rng) {  // as scripts/bench.mjs
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
-await ensure();
-const { proc, endpoint } = await startProxy();
-try {
+async function tables(endpoint) {
   console.log(`| table | rows | workload | Lance 8.0 (s) | Lance requests | lance-cli (s) | lance-cli requests | ratio |`);
   console.log('|---|---:|---|---:|---:|---:|---:|---:|');
   for (const [name, ds] of Object.entries(DATASETS)) {
@@ -142,6 +164,68 @@ try {
                   `${median(c.map((x) => x.req))} | ${(cs / ls).toFixed(2)} |`);
     }
   }
+}
+
+/// Result ids per query of a LanceDB answer (one table, with a query_index column for several queries).
+function lanceIds(res, nq) {
+  const out = Array.from({ length: nq }, () => []);
+  const qi = res.getChild('query_index')?.toArray(), id = res.getChild('id').toArray();
+  for (let j = 0; j < res.numRows; j++) out[qi ? qi[j] : 0].push(Number(id[j]));
+  return out;
+}
+
+/// lance-cli's ids per query for the same search (not timed, not counted).
+function cliIds(proxy, cliArgs, nq, input) {
+  const r = spawnSync(CLI, [...cliArgs, '-c', 'id', '-f', 'jsonl', '-q'], { input, env: cliEnv(proxy), maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')}: ${r.stderr}`);
+  const out = Array.from({ length: nq }, () => []);
+  for (const line of r.stdout.toString().split('\n')) if (line) { const o = JSON.parse(line); out[o.query_index ?? 0].push(Number(o.id)); }
+  return out;
+}
+
+/// Share of `want`'s ids that `got` holds, averaged over the queries.
+const shareOf = (got, want) => got.reduce((a, g, i) => { const w = new Set(want[i]); return a + g.filter((x) => w.has(x)).length / Math.max(1, w.size); }, 0) / got.length;
+
+async function search(endpoint) {
+  const ds = DATASETS.vectors_clustered, dim = 384;
+  const queries = ds.queries(mulberry32(0x5ea4c4), NQ, dim);  // as scripts/bench.mjs --search
+  const qlines = queries.map((q) => JSON.stringify(q)).join('\n') + '\n';
+  const plain = 'vectors_clustered', ivf = 'vectors_clustered_ivfpq';
+  const one = (q, how) => (t) => how(t.vectorSearch(q)).limit(K);
+  const many = (how) => (t) => how(queries.slice(1).reduce((v, q) => v.addQueryVector(q), t.vectorSearch(queries[0]))).limit(K);
+  const v0 = ['--vector', JSON.stringify(queries[0])];
+  const workloads = [
+    { table: plain, name: 'exact, 1 query', lance: one(queries[0], (q) => q.bypassVectorIndex()), args: [...v0, '--exact'], nq: 1 },
+    { table: ivf, name: `IVF_PQ nprobes ${NPROBES}, 1 query`, lance: one(queries[0], (q) => q.nprobes(NPROBES)), args: [...v0, '--nprobes', `${NPROBES}`], nq: 1 },
+    { table: ivf, name: `IVF_PQ nprobes ${NPROBES} refine ${REFINE}, 1 query`, lance: one(queries[0], (q) => q.nprobes(NPROBES).refineFactor(REFINE)),
+      args: [...v0, '--nprobes', `${NPROBES}`, '--refine-factor', `${REFINE}`], nq: 1 },
+    { table: ivf, name: `IVF_PQ nprobes ${NPROBES}, ${NQ} queries`, lance: many((q) => q.nprobes(NPROBES)),
+      args: ['--vector-file', '-', '--nprobes', `${NPROBES}`], input: qlines, nq: NQ },
+    { table: ivf, name: `IVF_PQ nprobes ${NPROBES} refine ${REFINE}, ${NQ} queries`, lance: many((q) => q.nprobes(NPROBES).refineFactor(REFINE)),
+      args: ['--vector-file', '-', '--nprobes', `${NPROBES}`, '--refine-factor', `${REFINE}`], input: qlines, nq: NQ },
+  ];
+  console.log(`| table | rows | workload | Lance 8.0 (s) | Lance requests | lance-cli (s) | lance-cli requests | ratio | same ids as Lance |`);
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const w of workloads) {
+    const run = { lance: w.lance, cli: (u) => ['search', u, ...w.args, '-k', `${K}`], input: w.input };
+    const l = [], c = [];
+    for (let i = 0; i < REPS; i++) {
+      l.push(await lance(endpoint, w.table, run));
+      c.push(cli(endpoint, w.table, run));
+    }
+    if (c[0].rows !== l[0].rows) throw new Error(`${w.name}: lance-cli ${c[0].rows} rows, Lance ${l[0].rows}`);
+    const same = shareOf(cliIds(endpoint, run.cli(`${DB}/${w.table}.lance`), w.nq, w.input), lanceIds(l[0].res, w.nq));
+    const ls = median(l.map((x) => x.s)), cs = median(c.map((x) => x.s));
+    console.log(`| ${w.table} | ${ds.rows} | ${w.name} | ${ls.toFixed(3)} | ${median(l.map((x) => x.req))} | ${cs.toFixed(3)} | ` +
+                `${median(c.map((x) => x.req))} | ${(cs / ls).toFixed(2)} | ${(same * 100).toFixed(1)} % |`);
+  }
+}
+
+await ensure();
+const { proc, endpoint } = await startProxy();
+try {
+  if (SEARCH) await search(endpoint);
+  else await tables(endpoint);
 } finally {
   proc.kill('SIGTERM');
   fs.rmSync(COUNT, { force: true });

@@ -243,6 +243,19 @@ class AnnouncedFile final : public lance::io::RandomAccessFile {
   mutable std::vector<Event> events_;
 };
 
+/// `got` holds the same rows as `expected`, cell for cell (as JSON text).
+void check_same_rows(const lance::RecordBatch& got, const lance::RecordBatch& expected) {
+  REQUIRE(got.num_rows == expected.num_rows);
+  for (size_t c = 0; c < got.columns.size(); ++c) {
+    std::string g, w;
+    for (int64_t i = 0; i < got.num_rows; ++i) {
+      lance::output::append_json_value(g, *got.columns[c], i);
+      lance::output::append_json_value(w, *expected.columns[c], i);
+    }
+    CHECK(g == w);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("planner: a take from a remote file announces its likely data before the metadata round", "[planner]") {
@@ -266,15 +279,7 @@ TEST_CASE("planner: a take from a remote file announces its likely data before t
       const size_t opened = recorded->events().size();  // the tail
       const uint64_t base = file->io().stats().requests;
       const auto got = lance::read::FileRowReader(file, all).take(rows);
-      REQUIRE(got.num_rows == expected.num_rows);
-      for (size_t c = 0; c < got.columns.size(); ++c) {
-        std::string g, w;
-        for (int64_t i = 0; i < got.num_rows; ++i) {
-          lance::output::append_json_value(g, *got.columns[c], i);
-          lance::output::append_json_value(w, *expected.columns[c], i);
-        }
-        CHECK(g == w);
-      }
+      check_same_rows(got, expected);
 
       // Request base + 1 is the metadata round; the data requests come after it.
       const auto events = recorded->events();
@@ -314,4 +319,33 @@ TEST_CASE("planner: a take from a remote file announces its likely data before t
       for (size_t i = before; i < recorded->events().size(); ++i) CHECK_FALSE(recorded->events()[i].announced);
     }
   }
+}
+
+TEST_CASE("planner: a scattered take from a remote file announces small buffers whole, nothing large", "[planner]") {
+  const std::string path = source_path("data/fixtures/multipage-v2.1.lance");
+  auto local = lance::format::FileReader::open(path);
+  const uint64_t n = local->num_rows();
+  std::vector<size_t> all;
+  for (size_t i = 0; i < local->schema().fields.size(); ++i) all.push_back(i);
+  // Rows far apart: more row ranges per page than MetadataRounds::kLikelyMaxRanges.
+  std::vector<uint64_t> rows;
+  for (uint64_t r = 0; r < n; r += n / 12) rows.push_back(r);
+  REQUIRE(rows.size() > lance::read::MetadataRounds::kLikelyMaxRanges);
+  const auto expected = lance::read::FileRowReader(local, all).take(rows);
+
+  lance::io::IoOptions remote;
+  remote.remote = true;
+  auto recorded = std::make_shared<AnnouncedFile>(lance::io::LocalFile::open(path));
+  auto file = lance::format::FileReader::open(recorded, remote);
+  const size_t opened = recorded->events().size();
+  const auto got = lance::read::FileRowReader(file, all).take(rows);
+  check_same_rows(got, expected);
+  size_t announced = 0;
+  for (size_t i = opened; i < recorded->events().size(); ++i) {
+    const auto& e = recorded->events()[i];
+    if (!e.announced) continue;
+    ++announced;
+    CHECK(e.range.length <= lance::read::MetadataRounds::kScatteredLikelyMaxBytes);
+  }
+  CHECK(announced > 0);  // the file's small pages
 }

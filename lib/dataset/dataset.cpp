@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <mutex>
 #include <span>
 
 #include <spdlog/spdlog.h>
@@ -30,10 +31,17 @@ constexpr size_t kOpenFragments = 2;
 // ---------------------------------------------------------------------------------------------
 // Dataset
 
+/// The data files a dataset keeps open, most recently opened last.
+struct Dataset::OpenFiles {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, std::shared_ptr<format::FileReader>>> recent;
+};
+
 std::shared_ptr<const Dataset> Dataset::open(const std::string& dir, std::optional<uint64_t> version,
                                              read::ReaderOptions options) {
   auto ds = std::shared_ptr<Dataset>(new Dataset());
   ds->dir_ = dir;
+  ds->open_files_ = std::make_shared<OpenFiles>();
   if (!options.stats) options.stats = std::make_shared<ReadStats>();
   ds->store_ = io::store_for(dir, options.storage, options.stats);
   options.io = ds->store_->tune(options.io);
@@ -91,6 +99,21 @@ std::string Dataset::data_file_path(const DataFileRef& file) const {
 
 std::shared_ptr<format::FileReader> Dataset::open_data_file(const DataFileRef& file) const {
   const std::string path = data_file_path(file);
+  {
+    std::lock_guard lock(open_files_->mutex);
+    for (const auto& [p, reader] : open_files_->recent)
+      if (p == path) return reader;
+  }
+  auto reader = open_new_data_file(file, path);
+  std::lock_guard lock(open_files_->mutex);
+  auto& recent = open_files_->recent;
+  if (recent.size() >= kOpenFilesKept) recent.erase(recent.begin());
+  recent.emplace_back(path, reader);
+  return reader;
+}
+
+std::shared_ptr<format::FileReader> Dataset::open_new_data_file(const DataFileRef& file,
+                                                                const std::string& path) const {
   return with_missing_file_hint(dir_, path, *store_, version(), "data file", [&] {
     auto opened = store_->open(path);
     try {
@@ -194,6 +217,12 @@ size_t DatasetRowReader::fragment_of(uint64_t row) const {
   // the next one, so this is the one that holds the row.
   auto it = std::upper_bound(starts_.begin(), starts_.end() - 1, row);
   return static_cast<size_t>(it - starts_.begin()) - 1;
+}
+
+std::unique_ptr<TableReader> DatasetRowReader::with_columns(const std::vector<std::string>& columns) const {
+  auto fields = with_context([&] { return io::display_location(dataset_->path()); },
+                             [&] { return read::resolve_projection(dataset_->schema(), columns); });
+  return std::make_unique<DatasetRowReader>(dataset_, std::move(fields));
 }
 
 std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment(size_t index) {

@@ -73,8 +73,12 @@ class Dataset {
   const read::ReaderOptions& reader_options() const { return options_; }
   /// Where the dataset's files live.
   const io::ObjectStore& store() const { return *store_; }
-  /// Opens one data file of the dataset through the store, with reader_options().
+  /// Opens one data file of the dataset through the store, with reader_options(). The last
+  /// kOpenFilesKept files opened stay open and are handed out again (to every reader of this
+  /// dataset and of its fragment selections), so a command reading the table more than once
+  /// (a filter's columns, then the output's) reads each file's metadata once. Thread-safe.
   std::shared_ptr<format::FileReader> open_data_file(const DataFileRef& file) const;
+  static constexpr size_t kOpenFilesKept = 16;
 
   /// Path of a data file: `<dataset dir>/data/<file path>` (a URI for remote datasets).
   std::string data_file_path(const DataFileRef& file) const;
@@ -94,6 +98,9 @@ class Dataset {
   uint64_t num_rows_ = 0;
   read::ReaderOptions options_;
   std::shared_ptr<io::ObjectStore> store_;
+  std::shared_ptr<format::FileReader> open_new_data_file(const DataFileRef& file, const std::string& path) const;
+  struct OpenFiles;
+  std::shared_ptr<OpenFiles> open_files_;  // shared with fragment selections
 };
 
 /// Rows of a dataset: fragments in manifest order, deleted rows skipped. Columns are found
@@ -110,6 +117,7 @@ class DatasetRowReader final : public TableReader {
   const std::vector<FieldPtr>& fields() const override { return fields_; }
   uint64_t num_rows() const override { return dataset_->num_rows(); }
   RecordBatch take(std::span<const uint64_t> rows) override;
+  std::unique_ptr<TableReader> with_columns(const std::vector<std::string>& columns) const override;
 
   const Dataset& dataset() const { return *dataset_; }
 

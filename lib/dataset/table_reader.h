@@ -72,6 +72,11 @@ class TableReader {
   /// Visible rows.
   virtual uint64_t num_rows() const = 0;
 
+  /// A reader of the same table (the same file, or the same dataset version and fragments,
+  /// with the files this one opened) for `columns`, resolved as open_table resolves them
+  /// (empty: every column). Nothing is read again. Throws Error(usage) for an unknown column.
+  virtual std::unique_ptr<TableReader> with_columns(const std::vector<std::string>& columns) const = 0;
+
   /// Streams rows [begin, end) (end is clamped to num_rows()) to `sink` as batches of at
   /// most `batch_size` rows (a dataset's batches do not cross fragments), in order. Only the pages (and fragments)
   /// holding those rows are read; the reads of the next batch are in flight while `sink`

@@ -12,6 +12,7 @@
 #include "common/float16.h"
 #include "format/proto_split.h"
 #include "index_details.pb.h"
+#include "io/remote/uri.h"
 
 namespace lance::index {
 
@@ -172,6 +173,8 @@ float dot_product(const float* a, const float* b, size_t n) {
 }  // namespace
 
 VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
+  // Remote stores fetch both files' tails in one round trip (a no-op locally).
+  where.store->prefetch({{io::join_path(where.dir, "index.idx")}, {io::join_path(where.dir, "auxiliary.idx")}}, {});
   index_ = std::make_unique<IndexFile>(where, "index.idx");
   storage_ = std::make_unique<IndexFile>(where, "auxiliary.idx");
   const std::string& what = index_->what();

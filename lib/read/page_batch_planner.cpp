@@ -55,7 +55,16 @@ void MetadataRounds::add(structural::PageDecoder& decoder, std::span<const RowRa
     d->load_metadata(rows, std::move(parts));
     return d->more_metadata_ranges(rows);
   };
-  if (!rows.empty() && rows.size() <= kLikelyMaxRanges) t.likely = [d, rows] { return d->likely_data_ranges(rows); };
+  if (!rows.empty()) {
+    t.likely = [d, rows]() -> std::vector<io::ByteRange> {
+      auto likely = d->likely_data_ranges(rows);
+      if (rows.size() <= kLikelyMaxRanges) return likely;
+      uint64_t bytes = 0;
+      for (const auto& r : likely) bytes += r.length;
+      if (bytes > kScatteredLikelyMaxBytes) return {};
+      return likely;
+    };
+  }
   t.label = std::move(label);
   tasks_.push_back(std::move(t));
 }

@@ -89,10 +89,12 @@ class MetadataRounds {
   /// (io::RandomAccessFile::will_read) before the first round goes out, so a remote file
   /// fetches them alongside it and the data reads that follow are answered from memory when
   /// they fall inside: a take of a few row ranges then waits one round trip instead of two.
-  /// Only pages read in at most kLikelyMaxRanges row ranges are announced (scattered rows
-  /// would announce most of a page for a few chunks).
+  /// A page read in more than kLikelyMaxRanges row ranges is announced only when its likely
+  /// ranges total at most kScatteredLikelyMaxBytes (a small buffer whole: scattered rows of a
+  /// large page would announce most of it for a few chunks).
   void run(io::IoScheduler& io, uint64_t priority, bool likely_data = false);
   static constexpr size_t kLikelyMaxRanges = 4;
+  static constexpr uint64_t kScatteredLikelyMaxBytes = 256 * 1024;
 
   /// Requests sent by `run` so far.
   size_t rounds() const { return rounds_; }
