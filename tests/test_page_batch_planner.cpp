@@ -316,7 +316,8 @@ TEST_CASE("planner: a take from a remote file announces its likely data before t
       // Scans and local takes announce nothing.
       const size_t before = recorded->events().size();
       lance::read::FileRowReader(file, all).read_range(n / 3, n / 3 + 50);
-      for (size_t i = before; i < recorded->events().size(); ++i) CHECK_FALSE(recorded->events()[i].announced);
+      const auto after = recorded->events();
+      for (size_t i = before; i < after.size(); ++i) CHECK_FALSE(after[i].announced);
     }
   }
 }
@@ -341,8 +342,9 @@ TEST_CASE("planner: a scattered take from a remote file announces small buffers 
   const auto got = lance::read::FileRowReader(file, all).take(rows);
   check_same_rows(got, expected);
   size_t announced = 0;
-  for (size_t i = opened; i < recorded->events().size(); ++i) {
-    const auto& e = recorded->events()[i];
+  const auto events = recorded->events();  // a copy: events() returns by value
+  for (size_t i = opened; i < events.size(); ++i) {
+    const auto& e = events[i];
     if (!e.announced) continue;
     ++announced;
     CHECK(e.range.length <= lance::read::MetadataRounds::kScatteredLikelyMaxBytes);
