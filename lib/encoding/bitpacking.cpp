@@ -83,7 +83,7 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
                 "InlineBitpacking: {} values need {} chunks but the buffer has only {} bytes", num_values, num_chunks,
                 buffer.size());
   Bytes out(out_bytes);
-  Bytes block(kFastLanesBlockValues * word_bytes);
+  alignas(64) uint8_t block[kFastLanesBlockValues * 8];  // a last, partial chunk; no heap per call
   uint64_t pos = 0;
   for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
     uint64_t width = 0;
@@ -107,10 +107,15 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
     const uint64_t packed_bytes = fastlanes_block_bytes(static_cast<unsigned>(width));
     ByteView packed = buffer.slice(pos, packed_bytes);
     pos += packed_bytes;
-    fastlanes_unpack_block(word_bits, static_cast<unsigned>(width), packed.data(), block.data());
     const uint64_t first = chunk * kFastLanesBlockValues;
     const uint64_t count = std::min<uint64_t>(kFastLanesBlockValues, num_values - first);
-    std::memcpy(out.data() + first * word_bytes, block.data(), count * word_bytes);
+    uint8_t* dst = out.data() + first * word_bytes;
+    if (count == kFastLanesBlockValues) {  // a whole chunk unpacks in place
+      fastlanes_unpack_block(word_bits, static_cast<unsigned>(width), packed.data(), dst);
+      continue;
+    }
+    fastlanes_unpack_block(word_bits, static_cast<unsigned>(width), packed.data(), block);
+    std::memcpy(dst, block, count * word_bytes);
   }
   if (exact) {
     check_corrupt(pos == buffer.size(),
@@ -142,7 +147,6 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
   const bool tail_is_raw = tail > 0 && buffer.size() == full_bytes + tail * word_bytes;
 
   Bytes out(out_bytes);
-  Bytes block(kFastLanesBlockValues * word_bytes);
   for (uint64_t b = 0; b < full_blocks; ++b) {
     ByteView packed = buffer.slice(b * block_bytes, block_bytes);
     fastlanes_unpack_block(word_bits, packed_bits, packed.data(), out.data() + b * kFastLanesBlockValues * word_bytes);
@@ -158,8 +162,9 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
                     "buffer has {}",
                     num_values, packed_bits, full_bytes + block_bytes, full_bytes + tail * word_bytes, buffer.size());
       ByteView packed = buffer.slice(full_bytes, block_bytes);
-      fastlanes_unpack_block(word_bits, packed_bits, packed.data(), block.data());
-      std::memcpy(dst, block.data(), tail * word_bytes);
+      alignas(64) uint8_t block[kFastLanesBlockValues * 8];
+      fastlanes_unpack_block(word_bits, packed_bits, packed.data(), block);
+      std::memcpy(dst, block, tail * word_bytes);
     }
   }
   // Like Lance, bytes beyond what the values need are ignored.

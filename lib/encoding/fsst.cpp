@@ -1,5 +1,6 @@
 #include "encoding/fsst.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace lance::encoding {
@@ -35,17 +36,22 @@ FsstSymbolTable parse_fsst_symbol_table(ByteView table) {
   return st;
 }
 
-void fsst_decode_append(const FsstSymbolTable& table, ByteView codes, Bytes& out) {
+namespace {
+
+/// Room `codes` may need when decoded: every code yields at most 8 bytes.
+size_t fsst_worst_case(const FsstSymbolTable& table, ByteView codes) {
+  return table.compressed ? codes.size() * kFsstMaxSymbolLength : codes.size();
+}
+
+/// Decodes `codes` into `dst` from byte `pos` on (`dst` holds at least
+/// pos + fsst_worst_case(table, codes) bytes); returns the position after the last byte.
+size_t fsst_decode_at(const FsstSymbolTable& table, ByteView codes, uint8_t* dst, size_t pos) {
   const uint8_t* in = codes.data();
   const size_t n = codes.size();
   if (!table.compressed) {
-    out.insert(out.end(), in, in + n);
-    return;
+    if (n) std::memcpy(dst + pos, in, n);
+    return pos + n;
   }
-  size_t pos = out.size();
-  // Every code yields at most 8 bytes; reserve the worst case once and trim afterwards.
-  out.resize(pos + n * kFsstMaxSymbolLength);
-  uint8_t* dst = out.data();
   for (size_t i = 0; i < n; ++i) {
     const uint8_t code = in[i];
     if (code == kFsstEscapeCode) {
@@ -58,7 +64,30 @@ void fsst_decode_append(const FsstSymbolTable& table, ByteView codes, Bytes& out
     std::memcpy(dst + pos, &table.symbols[code], kFsstSymbolBytes);  // little-endian: low bytes first
     pos += len;
   }
-  out.resize(pos);
+  return pos;
+}
+
+}  // namespace
+
+void fsst_decode_append(const FsstSymbolTable& table, ByteView codes, Bytes& out) {
+  const size_t pos = out.size();
+  // Sized for the worst case once, trimmed afterwards.
+  out.resize(pos + fsst_worst_case(table, codes));
+  out.resize(fsst_decode_at(table, codes, out.data(), pos));
+}
+
+FsstValueDecoder::FsstValueDecoder(const FsstSymbolTable& table, Bytes& out, uint64_t expected_codes)
+    : table_(table), out_(out) {
+  check_alloc(fsst_max_decoded_bytes(expected_codes), "Fsst output");
+  out_.clear();
+  out_.resize(table.compressed ? expected_codes * 3 : expected_codes);
+}
+
+uint64_t FsstValueDecoder::append(ByteView codes) {
+  const uint64_t need = pos_ + fsst_worst_case(table_, codes);
+  if (need > out_.size()) out_.resize(std::max<uint64_t>(need, out_.size() * 2));
+  pos_ = fsst_decode_at(table_, codes, out_.data(), pos_);
+  return pos_;
 }
 
 // ------------------------------------------------------------------------------------
@@ -74,8 +103,7 @@ DataBlock fsst_decode_values(const FsstSymbolTable& table, const DataBlock& comp
   out.bits_per_offset = compressed.bits_per_offset;
   const uint64_t width = compressed.bits_per_offset / 8;
   out.offsets.reserve((compressed.num_values + 1) * width);
-  check_alloc(fsst_max_decoded_bytes(compressed.data.size()), "Fsst output");
-  out.data.reserve(table.compressed ? compressed.data.size() * 3 : compressed.data.size());
+  FsstValueDecoder decoder(table, out.data, compressed.data.size());
   ByteView bytes(compressed.data);
   auto push_offset = [&](uint64_t o) {
     if (width == 4) {
@@ -89,9 +117,9 @@ DataBlock fsst_decode_values(const FsstSymbolTable& table, const DataBlock& comp
   for (uint64_t i = 0; i < compressed.num_values; ++i) {
     const uint64_t start = compressed.offset(i);
     const uint64_t end = compressed.offset(i + 1);
-    fsst_decode_append(table, bytes.slice(start, end - start), out.data);
-    push_offset(out.data.size());
+    push_offset(decoder.append(bytes.slice(start, end - start)));
   }
+  decoder.finish();
   return out;
 }
 

@@ -41,6 +41,25 @@ FsstSymbolTable parse_fsst_symbol_table(ByteView table);
 /// bytes are copied. Throws corrupt on an unknown code or a dangling escape.
 void fsst_decode_append(const FsstSymbolTable& table, ByteView codes, Bytes& out);
 
+/// Decodes the values of one block, one after another, into one buffer `out` (cleared
+/// first): the buffer grows geometrically and finish() trims it. Sizing the buffer for each
+/// value's worst case as it comes (8 bytes a code) would clear 8x the input per value.
+class FsstValueDecoder {
+ public:
+  /// `expected_codes`: the block's code bytes, for the first allocation.
+  FsstValueDecoder(const FsstSymbolTable& table, Bytes& out, uint64_t expected_codes);
+  /// Decodes one value's code stream after the previous ones; returns the end offset of
+  /// its bytes in `out`. Throws corrupt as fsst_decode_append does.
+  uint64_t append(ByteView codes);
+  /// Trims `out` to the decoded bytes.
+  void finish() { out_.resize(pos_); }
+
+ private:
+  const FsstSymbolTable& table_;
+  Bytes& out_;
+  uint64_t pos_ = 0;
+};
+
 /// Upper bound on the decompressed size of `code_bytes` bytes of codes.
 inline uint64_t fsst_max_decoded_bytes(uint64_t code_bytes) { return code_bytes * kFsstMaxSymbolLength; }
 

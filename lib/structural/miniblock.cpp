@@ -6,6 +6,7 @@
 
 #include "encoding/decompress.h"
 #include "structural/dictionary.h"
+#include "structural/level_scan.h"
 
 namespace lance::structural {
 
@@ -348,9 +349,7 @@ class MiniBlockDecoder final : public PageDecoder {
     if (dc.num_starts >= 0) return;
     const uint16_t top = static_cast<uint16_t>(max_rep_);
     const uint64_t n = dc.rep.size();
-    const uint16_t* rp = dc.rep.data();
-    uint64_t count = 0;
-    for (uint64_t i = 0; i < n; ++i) count += rp[i] == top;
+    const uint64_t count = count_levels_equal(dc.rep.data(), n, top);
     check_corrupt(dc.def.empty() || dc.def.size() == n, "rep and def level counts differ");
     dc.num_starts = static_cast<int64_t>(count);
     dc.num_visible = dc.def.empty() ? n : count_visible(dc.def, 0, n);
@@ -364,10 +363,7 @@ class MiniBlockDecoder final : public PageDecoder {
     const uint16_t* rp = dc.rep.data();
     const uint64_t n = dc.rep.size();
     if (k == 0 && n > 0 && rp[0] == top) return {0, 0};
-    uint64_t seen = 0, i = 0;
-    for (; i < n; ++i) {
-      if (rp[i] == top && seen++ == k) break;
-    }
+    const uint64_t i = find_nth_level_equal(rp, n, top, k);
     check_corrupt(i < n, "row start {} not found in a chunk of {} levels", k, n);
     return {i, dc.def.empty() ? i : count_visible(dc.def, 0, i)};
   }
@@ -382,33 +378,25 @@ class MiniBlockDecoder final : public PageDecoder {
     check_corrupt(n <= UINT32_MAX, "a mini-block chunk of {} levels", n);
     const uint16_t* rp = dc.rep.data();
     // Sized from the count, then filled through raw cursors: no capacity check per start.
-    dc.starts.resize(static_cast<uint64_t>(dc.num_starts));
+    dc.starts.resize(static_cast<uint64_t>(dc.num_starts) + 1);  // + 1: index_level_starts' scratch entry
     dc.visible_before.resize(static_cast<uint64_t>(dc.num_starts) + 1);
-    uint32_t* sp = dc.starts.data();
-    uint32_t* vp = dc.visible_before.data();
-    uint32_t visible = 0;
-    if (dc.def.empty()) {
-      for (uint32_t i = 0; i < n; ++i) {
-        if (rp[i] == top) *sp++ = i, *vp++ = i;
-      }
-      visible = static_cast<uint32_t>(n);
-    } else {
-      const uint16_t* dp = dc.def.data();
-      const int max_visible = max_visible_def_;
-      for (uint32_t i = 0; i < n; ++i) {
-        if (rp[i] == top) *sp++ = i, *vp++ = visible;
-        visible += dp[i] <= max_visible;
-      }
-    }
-    *vp = visible;
+    dc.visible_before.back() = index_level_starts(rp, dc.def.empty() ? nullptr : dc.def.data(), n, top,
+                                                  visible_limit(), dc.starts.data(), dc.visible_before.data());
+    dc.starts.pop_back();
     dc.indexed = true;
   }
 
   /// Levels in [from, to) that hold a visible value (an item slot, null or not).
   uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {
-    uint64_t n = 0;
-    for (uint64_t i = from; i < to; ++i) n += def[i] <= max_visible_def_;
-    return n;
+    check_internal(from <= to && to <= def.size(), "levels [{}, {}) outside {}", from, to, def.size());
+    return count_levels_at_most(def.data() + from, to - from, visible_limit());
+  }
+
+  /// The highest definition level that still holds an item slot, as a level value.
+  uint16_t visible_limit() const {
+    check_internal(max_visible_def_ >= 0 && max_visible_def_ <= UINT16_MAX, "visible definition limit {}",
+                   max_visible_def_);
+    return static_cast<uint16_t>(max_visible_def_);
   }
 
   size_t find_chunk_of_row(uint64_t row) const {

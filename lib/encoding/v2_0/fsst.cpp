@@ -23,14 +23,13 @@ Decoded decode_fsst(const pb::Fsst& fsst, const Buffers& buffers, const TypePtr&
   auto* offs = reinterpret_cast<uint64_t*>(v.offsets.data());
   offs[0] = 0;
   const ByteView data(c.data);
-  check_alloc(fsst_max_decoded_bytes(c.data.size()), "Fsst output");
-  v.data.reserve(c.data.size() * 3);
+  FsstValueDecoder decoder(table, v.data, c.data.size());
   for (uint64_t i = 0; i < num_rows; ++i) {
     const uint64_t b = c.offset(i), e = c.offset(i + 1);
     check_corrupt(b <= e, "Fsst: code stream {} has a negative length", i);
-    fsst_decode_append(table, data.slice(b, e - b), v.data);
-    offs[i + 1] = v.data.size();
+    offs[i + 1] = decoder.append(data.slice(b, e - b));
   }
+  decoder.finish();
   out.valid = std::move(codes.valid);
   return out;
 }
