@@ -68,6 +68,39 @@ function clusteredVector(rng, centres, out) {
   return out;
 }
 
+/// The nested dataset: 8 fragments x 3,000 rows of deep lists; `fanout` multiplies the list
+/// lengths of its two list<list<list<fixed_size_list<float16, 3>>>> columns.
+function nestedDataset(fanout) {
+  return {
+    rows: 8 * 3000,
+    fragments: 8,
+    cols: ['id', 'f16_a', 'f16_b', 'llf', 'li', 'ls', 'lli', 'lst'],
+    one: 'li',
+    make(rng, lo, hi) {
+      const n = hi - lo;
+      const r = (k) => Math.floor(rng() * k);
+      const vec3 = () => Array.from({ length: 3 }, () => Math.round((rng() * 4 - 2) * 64) / 64);
+      const deep = () => (rng() < 0.05 ? null : Array.from({ length: r(3 * fanout) }, () => Array.from({ length: r(3 * fanout) }, () => Array.from({ length: r(4 * fanout) }, vec3))));
+      const f16 = new arrow.Float16();
+      const deepType = new arrow.List(F('item', new arrow.List(F('item', new arrow.List(F('item', new arrow.FixedSizeList(3, F('item', f16))))))));
+      const cols = {
+        id: { type: new arrow.Int64(), v: Array.from({ length: n }, (_, i) => BigInt(lo + i)) },
+        f16_a: { type: deepType, v: Array.from({ length: n }, deep) },
+        f16_b: { type: deepType, v: Array.from({ length: n }, deep) },
+        llf: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Float32())))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => Array.from({ length: r(5) }, () => Math.fround(rng())))) },
+        li: { type: new arrow.List(F('item', new arrow.Int64())), v: Array.from({ length: n }, () => Array.from({ length: r(8) }, () => BigInt(r(1e9)))) },
+        ls: { type: new arrow.List(F('item', new arrow.Utf8())), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => text(rng, 5 + r(30)))) },
+        lli: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Int32())))), v: Array.from({ length: n }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, () => r(1000)))) },
+        lst: { type: new arrow.List(F('item', new arrow.Struct([F('a', new arrow.Int32()), F('b', new arrow.Float64())]))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => ({ a: r(100), b: rng() }))) },
+      };
+      const schema = new arrow.Schema(Object.entries(cols).map(([k, c]) => F(k, c.type)));
+      const vectors = Object.values(cols).map((c) => arrow.vectorFromArray(c.v, c.type));
+      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children: vectors.map((v) => v.data[0]) });
+      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
+    },
+  };
+}
+
 /// The datasets at `SCALE` times the row counts of docs/performance.md (nested keeps its
 /// 8 × 3,000 rows); `FANOUT` multiplies the list lengths of the nested dataset's deep columns
 /// (1 = the dataset of docs/performance.md; 4 gives ~100 MB, the shape of the production table
@@ -137,33 +170,9 @@ return {
       });
     },
   },
-  nested: {
-    rows: 8 * 3000,
-    fragments: 8,
-    cols: ['id', 'f16_a', 'f16_b', 'llf', 'li', 'ls', 'lli', 'lst'],
-    one: 'li',
-    make(rng, lo, hi) {
-      const n = hi - lo;
-      const r = (k) => Math.floor(rng() * k);
-      const vec3 = () => Array.from({ length: 3 }, () => Math.round((rng() * 4 - 2) * 64) / 64);
-      const deep = () => (rng() < 0.05 ? null : Array.from({ length: r(3 * FANOUT) }, () => Array.from({ length: r(3 * FANOUT) }, () => Array.from({ length: r(4 * FANOUT) }, vec3))));
-      const f16 = new arrow.Float16();
-      const deepType = new arrow.List(F('item', new arrow.List(F('item', new arrow.List(F('item', new arrow.FixedSizeList(3, F('item', f16))))))));
-      const cols = {
-        id: { type: new arrow.Int64(), v: Array.from({ length: n }, (_, i) => BigInt(lo + i)) },
-        f16_a: { type: deepType, v: Array.from({ length: n }, deep) },
-        f16_b: { type: deepType, v: Array.from({ length: n }, deep) },
-        llf: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Float32())))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => Array.from({ length: r(5) }, () => Math.fround(rng())))) },
-        li: { type: new arrow.List(F('item', new arrow.Int64())), v: Array.from({ length: n }, () => Array.from({ length: r(8) }, () => BigInt(r(1e9)))) },
-        ls: { type: new arrow.List(F('item', new arrow.Utf8())), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => text(rng, 5 + r(30)))) },
-        lli: { type: new arrow.List(F('item', new arrow.List(F('item', new arrow.Int32())))), v: Array.from({ length: n }, () => Array.from({ length: r(3) }, () => Array.from({ length: r(4) }, () => r(1000)))) },
-        lst: { type: new arrow.List(F('item', new arrow.Struct([F('a', new arrow.Int32()), F('b', new arrow.Float64())]))), v: Array.from({ length: n }, () => Array.from({ length: r(4) }, () => ({ a: r(100), b: rng() }))) },
-      };
-      const schema = new arrow.Schema(Object.entries(cols).map(([k, c]) => F(k, c.type)));
-      const vectors = Object.values(cols).map((c) => arrow.vectorFromArray(c.v, c.type));
-      const st = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children: vectors.map((v) => v.data[0]) });
-      return new arrow.Table(schema, new arrow.RecordBatch(schema, st));
-    },
-  },
+  nested: nestedDataset(FANOUT),
+  // The nested table at the size of the production table behind the take issue (#36): the
+  // deep columns' lists 5.2x as long (~150 MB in 8 fragments of 3,000 rows).
+  nested_large: nestedDataset(5.2 * FANOUT),
 };
 }
