@@ -229,14 +229,14 @@ async function timeWorkload(w, t, want) {
 }
 
 /// The rows each reader returns: a scan every row; a take of a list with duplicates (the
-/// scattered rows have some) returns each row once from Lance (checked here) and from DuckDB's
-/// IN list, but every row asked for from lance-cli and from DuckDB's join.
+/// scattered rows have some) returns each row once from Lance (checked here), but every row
+/// asked for from lance-cli and from DuckDB's join.
 async function expectedRows(w, t) {
   if (!w.take) return { lance: t.n, cli: t.n, duck: t.n, distinct: t.n };
   const distinct = new Set(w.take).size;
   const lance = (await w.lance(t.tbl).toArrow()).numRows;
   if (lance !== distinct) throw new Error(`Lance ${w.name}: ${lance} rows for ${distinct} distinct row numbers`);
-  return { lance, cli: w.take.length, duck: DUCK_TAKE_DISTINCT ? distinct : w.take.length, distinct };
+  return { lance, cli: w.take.length, duck: w.take.length, distinct };
 }
 
 /// The tables of the timing run, opened, with their Parquet copies.
@@ -254,8 +254,8 @@ async function timingTables() {
 async function timing() {
   const rows = [];
   const tables = await timingTables();
-  // --cold: the device's throughput, read once from the largest file in ../bench-data/.
-  const device = COLD ? deviceThroughput(largestFile(filesUnder(DATA))) : null;
+  // --cold: the device's throughput, read once from the largest data file in ../bench-data/.
+  const device = COLD ? deviceThroughput(largestFile(filesUnder(DATA).filter((f) => /\.(lance|parquet)$/.test(f)))) : null;
   if (device) console.error(JSON.stringify(device));
   for (const t of tables) {
     const ds = DATASETS[t.name];
@@ -435,7 +435,8 @@ const ensureIndexed = (version) => ensureIndexedCopy('scalars', version, 'indexe
 
 // DuckDB's types for the Parquet copies (the Lance schema's, explicitly: read_json would
 // otherwise guess, e.g. DOUBLE for the float32 score). DuckDB has no float16: the nested
-// dataset's half floats (multiples of 1/64, exact in both) are FLOAT; fixed_size_list is ARRAY.
+// dataset's half floats are FLOAT, as lance-cli's JSON prints them (four significant digits,
+// within 5e-4 of Lance's values); fixed_size_list is ARRAY.
 const DUCK_DEEP = 'FLOAT[3][][][]';
 const DUCK_TYPES = {
   scalars: { id: 'BIGINT', small: 'INTEGER', big: 'BIGINT', x: 'DOUBLE', flag: 'BOOLEAN', cat: 'VARCHAR' },
@@ -448,12 +449,11 @@ const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
 
 /// DuckDB's take of `rows` (Lance's row offsets, which are the Parquet copy's file_row_number):
 /// an inner join of the file with the list unnested, so that duplicates come back repeated as
-/// from a take. DuckDB pushes the list's min and max into the scan, which skips the row groups
-/// outside them. `WHERE file_row_number IN (…)` and a semi-join with a VALUES list return each
+/// from a take. DuckDB pushes the join's min and max into the scan at run time, which skips
+/// the row groups outside them. `WHERE file_row_number IN (…)` and a semi-join with a VALUES list return each
 /// row once and were not faster (docs/performance.md).
 const duckTakeSql = (parquet, rows) => `SELECT p.* FROM read_parquet(${sqlStr(parquet)}) p ` +
   `JOIN (SELECT unnest([${rows.join(', ')}]::BIGINT[]) AS rn) k ON p.file_row_number = k.rn`;
-const DUCK_TAKE_DISTINCT = false;
 const DUCK_TAKE_CAPTION = '`SELECT p.* FROM read_parquet(f) p JOIN (SELECT unnest([rows]) AS rn) k ON p.file_row_number = k.rn` ' +
   '(an inner join on the virtual `file_row_number` column: duplicates repeated, as in a take)';
 
