@@ -1,7 +1,13 @@
-// Benchmark: lance-cli against Lance itself (LanceDB 0.31.0 = Lance 8.0 in Node), same files,
-// same run, interleaved repetitions. Prints a markdown table of medians and ratios.
+// Benchmark: lance-cli against Lance itself (LanceDB 0.31.0 = Lance 8.0 in Node) and DuckDB
+// (@duckdb/node-api) on a zstd Parquet copy of the same rows, same run, interleaved
+// repetitions. Prints a markdown table of medians and ratios.
 //
-//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow]
+//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold]
+//                            timing table: Lance one-shot and warm, lance-cli, DuckDB one-shot (a fresh instance per
+//                            run); --cold evicts each reader's files from the page cache (posix_fadvise DONTNEED via
+//                            GNU dd) before each of its runs, measures the device's sequential read throughput once
+//                            and prints cold times, ratios to Lance cold and lance-cli's time against reading its
+//                            bytes at that throughput. The Parquet copies are cached in ../bench-data/
 //   node bench.mjs --generate   only write the datasets
 //   node bench.mjs --io      the take I/O table (requests, I/O operations, bytes; batching on/off, block sizes),
 //                            and exact read counts of both readers from strace when it is installed
@@ -23,8 +29,9 @@
 //
 // Datasets are generated once (seeded) into ../bench-data/<name>-v<V>/ and reused.
 // Lance is timed in-process (query().select().toArrow(), takeOffsets()); lance-cli is timed
-// as a whole process with `-f null` (decode everything, write nothing). Peak RSS of
-// lance-cli comes from GNU time when /usr/bin/time exists.
+// as a whole process with `-f null` (decode everything, write nothing); DuckDB in-process, a
+// fresh in-memory instance per run. Peak RSS of lance-cli comes from GNU time when
+// /usr/bin/time exists.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +55,8 @@ const REPS = Number(opt('reps', '3'));
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
 const ARROW_OUT = args.includes('--arrow');
+// --cold: every reader's files are evicted from the page cache before each of its runs.
+const COLD = args.includes('--cold');
 // Multiplies the list lengths of the nested dataset's deep columns (1 = docs/performance.md's dataset;
 // 4 gives ~100 MB, the shape of the production table the nested issue was measured on).
 const FANOUT = Number(opt('nested-fanout', '1'));
@@ -170,53 +179,178 @@ async function openTable(name, version) {
 
 const fmtBytes = (b) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} kB`);
 
+/// The timing table's workloads on one dataset: Lance's query, lance-cli's arguments and
+/// DuckDB's SQL on the Parquet copy (`take`: the rows a take asks for).
+function timingWorkloads(ds, dir, parquet, { scattered, contiguous }) {
+  const pq = `read_parquet(${sqlStr(parquet)})`;
+  const take = (rows) => ({ lance: (t) => t.takeOffsets(rows), cli: ['take', dir, '--rows-file', '-', '-f', 'null'],
+    input: rows.join('\n'), duck: duckTakeSql(parquet, rows), take: rows });
+  const workloads = [
+    { name: 'full scan', lance: (t) => t.query().select(ds.cols), cli: ['scan', dir, '-f', 'null'], duck: `SELECT * FROM ${pq}` },
+    { name: `scan ${ds.one}`, lance: (t) => t.query().select([ds.one]), cli: ['scan', dir, '-c', ds.one, '-f', 'null'], duck: `SELECT ${ds.one} FROM ${pq}` },
+    { name: 'take 2048 scattered', ...take(scattered) },
+    { name: 'take 2048 contiguous', ...take(contiguous) },
+  ];
+  if (ARROW_OUT) workloads.splice(1, 0, { name: 'full scan, -f arrow', lance: (t) => t.query().select(ds.cols), cli: ['scan', dir, '-f', 'arrow'], duck: `SELECT * FROM ${pq}` });
+  return workloads;
+}
+
+/// One workload's repetitions, interleaved: Lance one-shot, Lance warm (plan and toArrow; not
+/// with --cold), lance-cli, DuckDB one-shot. With --cold each reader's files are evicted from
+/// the page cache before its run, and lance-cli runs a second time right after, warm (the
+/// pages it read are cached). Every reader's row count is checked against `want`'s.
+async function timeWorkload(w, t, want) {
+  const lanceFiles = filesUnder(t.dir);
+  const m = { ft: [], lt: [], pt: [], ct: [], cb: [], ci: [], cw: [], rss: [], dt: [], dq: [] };
+  for (let rep = 0; rep < REPS; rep++) {
+    // Lance one-shot in a fresh session: connect + open + query, executed and dropped in
+    // Rust (analyzePlan), the in-process counterpart of one lance-cli process.
+    if (COLD) evict(lanceFiles);
+    m.ft.push((await lanceOneShot(t.dir, (fresh) => w.lance(fresh).analyzePlan())).ms);
+    if (!COLD) {
+      const t0 = process.hrtime.bigint();
+      const res = await w.lance(t.tbl).toArrow();
+      m.lt.push(msSince(t0));
+      if (res.numRows !== want.lance) throw new Error(`Lance ${w.name}: ${res.numRows} rows, not ${want.lance}`);
+      m.pt.push(parsePlan(await w.lance(t.tbl).analyzePlan()).elapsedMs);
+    }
+    if (COLD) evict(lanceFiles);
+    const c = runCli(w.cli, w.input);
+    if (c.stats.rows_out !== want.cli) throw new Error(`lance-cli ${w.cli.join(' ')}: ${c.stats.rows_out} rows out, not ${want.cli}`);
+    m.ct.push(c.ms); m.cb.push(c.stats.bytes_read); m.ci.push(c.stats.iops); m.rss.push(c.rssKb);
+    if (COLD) m.cw.push(runCli(w.cli, w.input).ms);
+    if (COLD) evict([t.parquet]);
+    const d = await duckOnce(w.duck);
+    if (d.rows !== want.duck) throw new Error(`DuckDB ${w.name} on ${t.parquet}: ${d.rows} rows, not ${want.duck}`);
+    m.dt.push(d.ms); m.dq.push(d.queryMs);
+  }
+  return { lance_fresh_ms: median(m.ft), lance_ms: COLD ? NaN : median(m.lt), lance_plan_ms: COLD ? NaN : median(m.pt),
+    cli_ms: median(m.ct), cli_bytes: median(m.cb), cli_iops: median(m.ci), cli_warm_ms: COLD ? median(m.cw) : NaN, cli_rss_mib: Math.max(...m.rss) / 1024, duck_ms: median(m.dt), duck_query_ms: median(m.dq) };
+}
+
+/// The rows each reader returns: a scan every row; a take of a list with duplicates (the
+/// scattered rows have some) returns each row once from Lance (checked here), but every row
+/// asked for from lance-cli and from DuckDB's join.
+async function expectedRows(w, t) {
+  if (!w.take) return { lance: t.n, cli: t.n, duck: t.n, distinct: t.n };
+  const distinct = new Set(w.take).size;
+  const lance = (await w.lance(t.tbl).toArrow()).numRows;
+  if (lance !== distinct) throw new Error(`Lance ${w.name}: ${lance} rows for ${distinct} distinct row numbers`);
+  return { lance, cli: w.take.length, duck: w.take.length, distinct };
+}
+
+/// The tables of the timing run, opened, with their Parquet copies.
+async function timingTables() {
+  const tables = [];
+  for (const version of VERSIONS) for (const name of Object.keys(DATASETS)) {
+    if (!wanted(name)) continue;
+    const { dir, tbl } = await openTable(name, version);
+    const n = await tbl.countRows();
+    tables.push({ name, version, dir, tbl, n, parquet: await ensureParquet(name, dir, n) });
+  }
+  return tables;
+}
+
 async function timing() {
   const rows = [];
-  for (const version of VERSIONS) {
-    for (const name of Object.keys(DATASETS)) {
-      if (!wanted(name)) continue;
-      const ds = DATASETS[name];
-      const { dir, tbl } = await openTable(name, version);
-      const n = await tbl.countRows();
-      const { scattered, contiguous } = takeRows(n, ds.fragments || 8, mulberry32(7));
-      const workloads = [
-        { name: 'full scan', lance: (t) => t.query().select(ds.cols), cli: ['scan', dir, '-f', 'null'] },
-        { name: `scan ${ds.one}`, lance: (t) => t.query().select([ds.one]), cli: ['scan', dir, '-c', ds.one, '-f', 'null'] },
-        { name: 'take 2048 scattered', lance: (t) => t.takeOffsets(scattered), cli: ['take', dir, '--rows-file', '-', '-f', 'null'], input: scattered.join('\n') },
-        { name: 'take 2048 contiguous', lance: (t) => t.takeOffsets(contiguous), cli: ['take', dir, '--rows-file', '-', '-f', 'null'], input: contiguous.join('\n') },
-      ];
-      if (ARROW_OUT) workloads.splice(1, 0, { name: 'full scan, -f arrow', lance: (t) => t.query().select(ds.cols), cli: ['scan', dir, '-f', 'arrow'] });
-      for (const w of workloads) {
-        const lt = [], pt = [], ft = [], ct = [], rss = [];
-        for (let rep = 0; rep < REPS; rep++) {
-          // Lance one-shot in a fresh session: connect + open + query, executed and dropped in
-          // Rust (analyzePlan), the in-process counterpart of one lance-cli process.
-          ft.push((await lanceOneShot(dir, (fresh) => w.lance(fresh).analyzePlan())).ms);
-          const t0 = process.hrtime.bigint();
-          const res = await w.lance(tbl).toArrow();
-          lt.push(msSince(t0));
-          if (res.numRows === 0 && n > 0) throw new Error('Lance returned no rows');
-          pt.push(parsePlan(await w.lance(tbl).analyzePlan()).elapsedMs);
-          const c = runCli(w.cli, w.input);
-          ct.push(c.ms);
-          rss.push(c.rssKb);
-        }
-        const row = { dataset: name, version, rows: n, workload: w.name, lance_fresh_ms: median(ft), lance_ms: median(lt),
-          lance_plan_ms: median(pt), cli_ms: median(ct), cli_rss_mib: Math.max(...rss) / 1024 };
-        rows.push(row);
-        console.error(JSON.stringify(row));
-      }
+  const tables = await timingTables();
+  // --cold: the device's throughput, read once from the largest data file in ../bench-data/.
+  const device = COLD ? deviceThroughput(largestFile(filesUnder(DATA).filter((f) => /\.(lance|parquet)$/.test(f)))) : null;
+  if (device) console.error(JSON.stringify(device));
+  for (const t of tables) {
+    const ds = DATASETS[t.name];
+    const workloads = timingWorkloads(ds, t.dir, t.parquet, takeRows(t.n, ds.fragments || 8, mulberry32(7)));
+    for (const w of workloads) {
+      const want = await expectedRows(w, t);
+      const row = { dataset: t.name, version: t.version, rows: t.n, workload: w.name, distinct: want.distinct, ...(await timeWorkload(w, t, want)) };
+      rows.push(row);
+      console.error(JSON.stringify(row));
     }
   }
   console.log(runHeader());
+  if (COLD) printColdTable(rows, device);
+  else printTimingTable(rows);
+}
+
+/// How DuckDB is run and the row counts checked, for the captions.
+function duckCaption(rows) {
+  const version = JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', '@duckdb', 'node-api', 'package.json'), 'utf8')).version;
+  const dups = rows.filter((r) => r.distinct < 2048).map((r) => `${r.dataset} ${r.version} ${r.distinct}`).join(', ');
+  return `DuckDB ${version} (\`@duckdb/node-api\`): a fresh in-memory instance per run on a Parquet copy of the same rows ` +
+    '(one file, zstd, DuckDB\'s default row groups of 122,880 rows), `SELECT * | col FROM read_parquet(f)`, takes as ' +
+    `${DUCK_TAKE_CAPTION}; the result is materialised in DuckDB and dropped; wall time of create + connect + query, the query alone in brackets. ` +
+    'Row counts are checked for every run: all rows of a scan from each reader; of a take, lance-cli and DuckDB return the 2048 rows asked for, ' +
+    `Lance each distinct row once${dups ? ` (the scattered lists repeat a few rows; distinct: ${dups})` : ''}.`;
+}
+
+function printTimingTable(rows) {
   console.log('Lance one-shot: a fresh session in Node (connect + open + query, executed in Rust by `analyzePlan()`, no conversion to JS), ' +
     'the counterpart of one lance-cli process. Lance warm: the plan\'s own elapsed time on an open table with warm caches; ' +
-    '`toArrow()`: the same query converted to JS. lance-cli: whole process (exec, open, decode everything), `-f null`.\n');
-  console.log('| dataset | version | rows | workload | Lance one-shot (ms) | Lance warm plan (ms) | Lance toArrow (ms) | lance-cli (ms) | lance-cli / Lance one-shot | lance-cli / Lance warm | lance-cli peak RSS (MiB) |');
-  console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+    '`toArrow()`: the same query converted to JS. lance-cli: whole process (exec, open, decode everything), `-f null`. ' +
+    `${duckCaption(rows)}\n`);
+  console.log('| dataset | version | rows | workload | Lance one-shot (ms) | Lance warm plan (ms) | Lance toArrow (ms) | lance-cli (ms) | lance-cli / Lance one-shot | lance-cli / Lance warm | DuckDB one-shot (query) (ms) | lance-cli / DuckDB one-shot | lance-cli peak RSS (MiB) |');
+  console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
     console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_fresh_ms.toFixed(1)} | ${r.lance_plan_ms.toFixed(1)} | ${r.lance_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ` +
-      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${fmtMiB(r.cli_rss_mib)} |`);
+      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ` +
+      `${(r.cli_ms / r.duck_ms).toFixed(2)} | ${fmtMiB(r.cli_rss_mib)} |`);
+}
+
+function printColdTable(rows, device) {
+  const mbps = device.bytesPerMs / 1e3;
+  console.log('Cold page cache: before each run of each reader, every file of the table directory (DuckDB: the Parquet file) is dropped from the ' +
+    'page cache (GNU `dd iflag=nocache count=0`, i.e. `posix_fadvise(POSIX_FADV_DONTNEED)` on the whole file; the files were synced first' +
+    `${device.checked ? '; `fincore` showed 0 bytes resident after it' : ''}). Device: ${mbps.toFixed(0)} MB/s sequential read ` +
+    `(\`dd bs=1M\` of the evicted ${path.basename(device.file)}, ${fmtBytes(device.size)}, median of 3). Lance one-shot and lance-cli as in the timing table; ` +
+    `${duckCaption(rows)} lance-cli warm: the same command again right after the cold run. lance-cli reads and bytes: \`--stats\` iops and bytes_read; ` +
+    `ideal: those bytes at ${mbps.toFixed(0)} MB/s.\n`);
+  console.log('| dataset | version | rows | workload | Lance one-shot cold (ms) | lance-cli cold (ms) | lance-cli / Lance cold | lance-cli warm (ms) | DuckDB cold (query) (ms) | lance-cli / DuckDB cold | lance-cli reads | lance-cli bytes read | ideal (ms) | lance-cli / ideal | lance-cli peak RSS (MiB) |');
+  console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ideal = r.cli_bytes / device.bytesPerMs;
+    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_fresh_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ` +
+      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${r.cli_warm_ms.toFixed(1)} | ${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ` +
+      `${(r.cli_ms / r.duck_ms).toFixed(2)} | ${r.cli_iops} | ${fmtBytes(r.cli_bytes)} | ${ideal.toFixed(1)} | **${(r.cli_ms / ideal).toFixed(2)}** | ${fmtMiB(r.cli_rss_mib)} |`);
+  }
+}
+
+/// Every file under `dir`, recursively.
+const filesUnder = (dir) => fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+const largestFile = (files) => files.reduce((a, f) => (fs.statSync(f).size > fs.statSync(a).size ? f : a));
+
+/// Drops `files` from the page cache: GNU dd with iflag=nocache and count=0 calls
+/// posix_fadvise(POSIX_FADV_DONTNEED) on the whole file (clean pages only: sync first).
+function evict(files) {
+  const r = spawnSync('sh', ['-c', 'for f do dd if="$f" iflag=nocache count=0 status=none || exit 1; done', 'evict', ...files],
+    { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`evicting ${files.length} files failed: ${r.stderr}`);
+}
+
+/// Bytes of `file` in the page cache, from util-linux's fincore (NaN without it).
+function residentBytes(file) {
+  const r = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return r.status === 0 ? Number(r.stdout.toString().trim()) : NaN;
+}
+
+/// The device's sequential read throughput (bytes per ms): `file` evicted (checked with fincore
+/// when it is installed), then read once by dd in 1 MiB blocks; dd's own bytes and seconds,
+/// the median of three. Syncs first, so that every file of the run can be evicted.
+function deviceThroughput(file) {
+  spawnSync('sync');
+  const rates = [];
+  let checked = false;
+  for (let i = 0; i < 3; i++) {
+    evict([file]);
+    const resident = residentBytes(file);
+    if (resident > 0) throw new Error(`${file}: ${resident} bytes still in the page cache after eviction`);
+    checked = resident === 0;
+    const r = spawnSync('dd', [`if=${file}`, 'of=/dev/null', 'bs=1M'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+    const m = /^(\d+) bytes.* copied, ([\d.e-]+) s/m.exec(r.stderr.toString());
+    if (!m) throw new Error(`dd if=${file}: ${r.stderr}`);
+    rates.push(Number(m[1]) / (Number(m[2]) * 1000));
+  }
+  return { file, size: fs.statSync(file).size, bytesPerMs: median(rates), checked };
 }
 
 /// The take issue's I/O table: requests, I/O operations and bytes for the timing run's takes
@@ -300,24 +434,39 @@ const ensureIndexed = (version) => ensureIndexedCopy('scalars', version, 'indexe
 });
 
 // DuckDB's types for the Parquet copies (the Lance schema's, explicitly: read_json would
-// otherwise guess, e.g. DOUBLE for the float32 score).
+// otherwise guess, e.g. DOUBLE for the float32 score). DuckDB has no float16: the nested
+// dataset's half floats are FLOAT, as lance-cli's JSON prints them (four significant digits,
+// within 5e-4 of Lance's values); fixed_size_list is ARRAY.
+const DUCK_DEEP = 'FLOAT[3][][][]';
 const DUCK_TYPES = {
   scalars: { id: 'BIGINT', small: 'INTEGER', big: 'BIGINT', x: 'DOUBLE', flag: 'BOOLEAN', cat: 'VARCHAR' },
   text: { id: 'BIGINT', url: 'VARCHAR', text: 'VARCHAR', language: 'VARCHAR', score: 'FLOAT', token_count: 'INTEGER' },
+  vectors: { id: 'BIGINT', vector: 'FLOAT[384]' },
+  nested: { id: 'BIGINT', f16_a: DUCK_DEEP, f16_b: DUCK_DEEP, llf: 'FLOAT[][]', li: 'BIGINT[]', ls: 'VARCHAR[]', lli: 'INTEGER[][]',
+    lst: 'STRUCT(a INTEGER, b DOUBLE)[]' },
 };
 const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
 
-/// Runs `sql` in a fresh in-memory DuckDB instance, reads the whole result (DuckDB's own
-/// vectors, no conversion to JS values) and returns its wall time (create + connect + query),
-/// the query's part of it, and the row count.
+/// DuckDB's take of `rows` (Lance's row offsets, which are the Parquet copy's file_row_number):
+/// an inner join of the file with the list unnested, so that duplicates come back repeated as
+/// from a take. DuckDB pushes the join's min and max into the scan at run time, which skips
+/// the row groups outside them. `WHERE file_row_number IN (…)` and a semi-join with a VALUES list return each
+/// row once and were not faster (docs/performance.md).
+const duckTakeSql = (parquet, rows) => `SELECT p.* FROM read_parquet(${sqlStr(parquet)}) p ` +
+  `JOIN (SELECT unnest([${rows.join(', ')}]::BIGINT[]) AS rn) k ON p.file_row_number = k.rn`;
+const DUCK_TAKE_CAPTION = '`SELECT p.* FROM read_parquet(f) p JOIN (SELECT unnest([rows]) AS rn) k ON p.file_row_number = k.rn` ' +
+  '(an inner join on the virtual `file_row_number` column: duplicates repeated, as in a take)';
+
+/// Runs `sql` in a fresh in-memory DuckDB instance to a result materialised in DuckDB (its own
+/// vectors, not fetched into JS: fetching 10 M rows chunk by chunk added ~0.4 s) and returns
+/// its wall time (create + connect + query), the query's part of it, and the row count.
 async function duckOnce(sql) {
   const { DuckDBInstance } = require('@duckdb/node-api');
   const t0 = process.hrtime.bigint();
   const inst = await DuckDBInstance.create(':memory:');
   const conn = await inst.connect();
   const t1 = process.hrtime.bigint();
-  const reader = await conn.runAndReadAll(sql);
-  const rows = reader.currentRowCount;
+  const rows = (await conn.run(sql)).rowCount;
   const t2 = process.hrtime.bigint();
   // Closed outside the timing, as Lance's fresh table is dropped after it.
   conn.closeSync();
@@ -325,20 +474,26 @@ async function duckOnce(sql) {
   return { ms: Number(t2 - t0) / 1e6, queryMs: Number(t2 - t1) / 1e6, rows };
 }
 
-/// The dataset as one Parquet file, written once by DuckDB from lance-cli's JSONL of the table
-/// (explicit column types; the same rows in the same order), checked against Lance's row count.
+/// The dataset as one zstd Parquet file (DuckDB's default row groups, 122,880 rows), written
+/// once by DuckDB from lance-cli's JSONL of the table (explicit column types; the same rows in
+/// the same order), checked against Lance's row count and for order: every dataset's `id` is
+/// its row number, so `id = file_row_number` on every row.
 async function ensureParquet(name, tableDir, n) {
-  const file = path.join(DATA, `${name}-s${SCALE}.parquet`);
+  const file = path.join(DATA, `${name}-s${SCALE}${name === 'nested' && FANOUT !== 1 ? `-f${FANOUT}` : ''}.zstd.parquet`);
   if (fs.existsSync(file)) return file;
   const jsonl = `${file}.jsonl`, tmp = `${file}.tmp`;
   const r = spawnSync(CLI, ['scan', tableDir, '-f', 'jsonl', '-o', jsonl], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (r.status !== 0) throw new Error(`lance-cli scan ${tableDir} -f jsonl -o ${jsonl} failed: ${r.stderr}`);
   const cols = Object.entries(DUCK_TYPES[name]).map(([k, t]) => `${k}: ${sqlStr(t)}`).join(', ');
   await duckOnce(`COPY (SELECT * FROM read_json(${sqlStr(jsonl)}, format = 'newline_delimited', columns = {${cols}}, maximum_object_size = 1073741824)) ` +
-    `TO ${sqlStr(tmp)} (FORMAT parquet)`);
+    `TO ${sqlStr(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
   fs.rmSync(jsonl, { force: true });
   const { rows } = await duckOnce(`SELECT * FROM read_parquet(${sqlStr(tmp)})`);
   if (rows !== n) throw new Error(`${tmp}: ${rows} rows, Lance has ${n}`);
+  const { rows: misplaced } = await duckOnce(`SELECT id FROM read_parquet(${sqlStr(tmp)}) WHERE id <> file_row_number`);
+  if (misplaced !== 0) throw new Error(`${tmp}: ${misplaced} rows out of Lance's order`);
+  const { rows: notZstd } = await duckOnce(`SELECT 1 FROM parquet_metadata(${sqlStr(tmp)}) WHERE compression <> 'ZSTD'`);
+  if (notZstd !== 0) throw new Error(`${tmp}: ${notZstd} column chunks not zstd-compressed`);
   fs.renameSync(tmp, file);
   console.error(`wrote ${file}: ${n} rows`);
   return file;
