@@ -2,15 +2,20 @@
 // reaching the caller whose range failed, cancellation.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <future>
 #include <mutex>
 #include <thread>
 
 #include "common/cancel.h"
 #include "common/error.h"
+#include "common/read_stats.h"
 #include "io/file.h"
 #include "io/scheduler.h"
 
@@ -294,4 +299,98 @@ TEST_CASE("io scheduler: kept reads that overlap are joined, so any range inside
   // Between the joined range and the apart read: not kept, read.
   CHECK(io.read({{6505, 10}}, 0).at(0) == slice(6505, 10));
   CHECK(io.stats().iops == 6);
+}
+
+namespace {
+
+/// A MemoryFile whose bytes at or after `cold_from` are "not in the page cache": cached reads
+/// of them return false. Records the threads that did full reads.
+class HalfCachedFile final : public lance::io::RandomAccessFile {
+ public:
+  HalfCachedFile(size_t size, uint64_t cold_from)
+      : inner_("half-cached.bin", RecordingFile::pattern(size)), cold_from_(cold_from) {}
+  const std::string& path() const override { return inner_.path(); }
+  uint64_t size() const override { return inner_.size(); }
+  void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override {
+    {
+      std::lock_guard lock(mutex_);
+      full_read_threads_.push_back(std::this_thread::get_id());
+    }
+    inner_.read_at(offset, length, out);
+  }
+  bool read_at_if_cached(uint64_t offset, uint64_t length, uint8_t* out) const override {
+    ++cached_attempts_;
+    if (offset + length > cold_from_) return false;
+    inner_.read_at(offset, length, out);
+    return true;
+  }
+  std::vector<std::thread::id> full_read_threads() const {
+    std::lock_guard lock(mutex_);
+    return full_read_threads_;
+  }
+  int cached_attempts() const { return cached_attempts_; }
+
+ private:
+  lance::io::MemoryFile inner_;
+  uint64_t cold_from_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::thread::id> full_read_threads_;
+  mutable std::atomic<int> cached_attempts_{0};
+};
+
+}  // namespace
+
+TEST_CASE("io scheduler: a small read the page cache lacks goes to the pool; cached ones stay inline",
+          "[io][scheduler]") {
+  auto file = std::make_shared<HalfCachedFile>(1 << 16, 1 << 15);
+  IoOptions o;
+  o.block_size = 0;
+  o.inline_read_bytes = 4096;
+  auto stats = std::make_shared<lance::ReadStats>();
+  IoScheduler io(file, o, stats);
+  // Four small ranges: two cached (below 32 KiB), two not.
+  const std::vector<ByteRange> ranges = {{100, 50}, {40000, 300}, {2000, 10}, {50000, 4000}};
+  const auto got = io.read(ranges, 0);
+  REQUIRE(got.size() == ranges.size());
+  for (size_t i = 0; i < ranges.size(); ++i) CHECK(got[i] == slice(ranges[i].offset, ranges[i].length));
+  CHECK(file->cached_attempts() == 4);
+  // Only the two uncached ranges were read in full, and on pool threads.
+  const auto threads = file->full_read_threads();
+  CHECK(threads.size() == 2);
+  for (auto t : threads) CHECK(t != std::this_thread::get_id());
+  // Each range counted once.
+  CHECK(io.stats().iops == 4);
+  CHECK(stats->bytes_read == 50 + 300 + 10 + 4000);
+}
+
+TEST_CASE("local file: read_at_if_cached reads what the page cache holds, the same bytes as read_at", "[io]") {
+  const std::string path = "io_scheduler_nowait.bin";
+  const Bytes data = RecordingFile::pattern(1 << 20);
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    REQUIRE(std::fwrite(data.data(), 1, data.size(), f) == data.size());
+    std::fflush(f);
+    ::fsync(fileno(f));
+    std::fclose(f);
+  }
+  auto file = lance::io::LocalFile::open(path);
+  Bytes out(4096);
+  // Evicted (where the file system lets go of it): the read may say "not cached"; either way
+  // whatever it returns true for holds the file's bytes.
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+  if (file->read_at_if_cached(8192, out.size(), out.data())) CHECK(out == slice(8192, 4096));
+  // After a plain read the bytes are cached: the cached read succeeds.
+  file->read_at(0, data.size(), Bytes(data.size()).data());
+  std::fill(out.begin(), out.end(), 0);
+  CHECK(file->read_at_if_cached(8192, out.size(), out.data()));
+  CHECK(out == slice(8192, 4096));
+  // Past the end is a corrupt-file error, as for read_at.
+  CHECK_THROWS_AS(file->read_at_if_cached(data.size() - 10, 20, out.data()), lance::Error);
+  std::remove(path.c_str());
 }

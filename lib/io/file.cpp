@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
@@ -45,6 +46,32 @@ void LocalFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
     if (n == 0) throw_io("{}: unexpected end of file at {} (file shrank while reading?)", path_, offset + done);
     done += static_cast<uint64_t>(n);
   }
+}
+
+bool LocalFile::read_at_if_cached(uint64_t offset, uint64_t length, uint8_t* out) const {
+  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
+                offset, length, size_);
+  uint64_t done = 0;
+  while (done < length) {
+    if (nowait_unsupported_.load(std::memory_order_relaxed)) {
+      read_at(offset + done, length - done, out + done);
+      return true;
+    }
+    iovec io{out + done, static_cast<size_t>(length - done)};
+    ssize_t n = ::preadv2(fd_, &io, 1, static_cast<off_t>(offset + done), RWF_NOWAIT);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) return false;  // not (all) in the page cache: a read that would wait
+      if (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS) {
+        nowait_unsupported_.store(true, std::memory_order_relaxed);
+        continue;
+      }
+      throw_io("{}: read at {}: {}", path_, offset + done, std::strerror(errno));
+    }
+    if (n == 0) throw_io("{}: unexpected end of file at {} (file shrank while reading?)", path_, offset + done);
+    done += static_cast<uint64_t>(n);
+  }
+  return true;
 }
 
 void MemoryFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {

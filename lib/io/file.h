@@ -1,6 +1,8 @@
 // Files with positional reads: the only place the library touches the file system.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +22,14 @@ class RandomAccessFile {
   /// Reads exactly `length` bytes at `offset` into `out`.
   /// Throws Error(io) on an OS error, Error(corrupt) when the range passes the end of file.
   virtual void read_at(uint64_t offset, uint64_t length, uint8_t* out) const = 0;
+  /// Like read_at, but only when the bytes can be had without waiting for a device: returns
+  /// false (with `out` partly written, perhaps) when some are not in memory. The default reads
+  /// and returns true. The I/O scheduler reads small ranges on the asking thread this way, and
+  /// hands those that would wait to its pool, where they wait in parallel.
+  virtual bool read_at_if_cached(uint64_t offset, uint64_t length, uint8_t* out) const {
+    read_at(offset, length, out);
+    return true;
+  }
   /// Advice (a no-op for local files): a scan will read parts of each of `units` (e.g. the
   /// buffers of the pages it reads), front to back. A remote file then fetches a unit whole,
   /// in one request, when a read first touches it, and serves the unit's later reads from
@@ -39,12 +49,16 @@ class LocalFile final : public RandomAccessFile {
   const std::string& path() const override { return path_; }
   uint64_t size() const override { return size_; }
   void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
+  /// preadv2(2) with RWF_NOWAIT: false as soon as the page cache lacks a byte (EAGAIN). A
+  /// kernel or file system without the flag for buffered reads reads as read_at does.
+  bool read_at_if_cached(uint64_t offset, uint64_t length, uint8_t* out) const override;
 
  private:
   LocalFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
   std::string path_;
   int fd_;
   uint64_t size_;
+  mutable std::atomic<bool> nowait_unsupported_{false};
 };
 
 /// An in-memory file, for tests and fuzzing.

@@ -179,10 +179,19 @@ std::future<std::vector<Bytes>> IoScheduler::submit(std::vector<ByteRange> range
     pump();
   }
   if (!here.empty()) {
-    // The submitting thread blocks on these reads: I/O time, not the caller's stage.
+    // The submitting thread reads these itself when the page cache has them; a read that
+    // would wait for the device goes to the pool instead, so that cold reads wait in
+    // parallel (up to io_threads), not one after another on this thread.
     std::optional<StageTimer> timer;
     if (read_stats_) timer.emplace(read_stats_->io_wait_ns, read_stats_->io_wait_wall);
-    for (auto& p : here) execute(p);
+    std::vector<PendingRead> cold;
+    for (auto& p : here)
+      if (!execute(p, /*only_if_cached=*/true)) cold.push_back(std::move(p));
+    if (!cold.empty()) {
+      std::lock_guard lock(mutex_);
+      for (auto& p : cold) queue_.emplace(priority, std::move(p));
+      pump();
+    }
   }
   return fut;
 }
@@ -217,9 +226,14 @@ void IoScheduler::run_read(PendingRead pending) {
   if (running_ == 0) idle_.notify_all();
 }
 
-void IoScheduler::execute(PendingRead& pending) {
+bool IoScheduler::execute(PendingRead& pending, bool only_if_cached) {
   auto& req = *pending.request;
   const ByteRange rr = pending.read.range;
+  auto read = [&](uint8_t* out) {
+    if (only_if_cached) return file_->read_at_if_cached(rr.offset, rr.length, out);
+    file_->read_at(rr.offset, rr.length, out);
+    return true;
+  };
   if (!req.failed) {
     try {
       check_cancelled();  // a signal stops queued reads: they fail instead of running
@@ -227,10 +241,10 @@ void IoScheduler::execute(PendingRead& pending) {
       if (serves.size() == 1 && req.keep == Keeping::off && req.ranges[serves[0]].offset == rr.offset &&
           req.ranges[serves[0]].length == rr.length) {
         // The read is exactly one caller range (e.g. a whole page): read into its buffer.
-        file_->read_at(rr.offset, rr.length, req.results[serves[0]].data());
+        if (!read(req.results[serves[0]].data())) return false;
       } else {
         Bytes buf(rr.length);
-        file_->read_at(rr.offset, rr.length, buf.data());
+        if (!read(buf.data())) return false;
         if (req.keep != Keeping::only) {  // Keeping::only: the caller gets empty buffers
           for (size_t i : serves) {
             const ByteRange& want = req.ranges[i];
@@ -251,6 +265,7 @@ void IoScheduler::execute(PendingRead& pending) {
     }
   }
   if (--req.remaining == 0 && !req.failed) req.promise.set_value(std::move(req.results));
+  return true;
 }
 
 void IoScheduler::begin_keeping(Keeping mode) {

@@ -116,7 +116,10 @@ class IoScheduler {
   void keep(uint64_t offset, Bytes data);
   void pump();  // starts queued reads while under the limits; call with mutex_ held
   void run_read(PendingRead pending);
-  void execute(PendingRead& pending);  // the read itself, its counters and the request's completion
+  /// The read itself, its counters and the request's completion. With `only_if_cached`,
+  /// nothing happens and false is returned when the file would have to wait for a device
+  /// (RandomAccessFile::read_at_if_cached); otherwise true.
+  bool execute(PendingRead& pending, bool only_if_cached = false);
 
   std::shared_ptr<RandomAccessFile> file_;
   IoOptions options_;

@@ -380,8 +380,8 @@ class MiniBlockDecoder final : public PageDecoder {
     // Sized from the count, then filled through raw cursors: no capacity check per start.
     dc.starts.resize(static_cast<uint64_t>(dc.num_starts) + 1);  // + 1: index_level_starts' scratch entry
     dc.visible_before.resize(static_cast<uint64_t>(dc.num_starts) + 1);
-    dc.visible_before.back() = index_level_starts(rp, dc.def.empty() ? nullptr : dc.def.data(), n, top,
-                                                  visible_limit(), dc.starts.data(), dc.visible_before.data());
+    dc.visible_before.back() = index_level_starts(rp, dc.def.empty() ? nullptr : dc.def.data(), n, top, visible_limit(),
+                                                  dc.starts.data(), dc.visible_before.data());
     dc.starts.pop_back();
     dc.indexed = true;
   }
