@@ -52,9 +52,11 @@ ManPageExtras lance_man_page_extras() {
        "Reads of consecutive pages of a column go out as one request up to this many "
        "bytes (default: 8 MiB; 0: one request per page)."},
       {"LANCE_CLI_TAKE_GROUP_BYTES",
-       "A take from a local table decodes and writes in groups of about this many file bytes (default: 128 KiB)."},
+       "A take from a local table decodes and writes in groups of about this many file bytes (default: 4 MiB)."},
       {"LANCE_CLI_CACHE_REP_INDEX", "1: keep a full-zip page's repetition index after the first take."},
-      {"LANCE_CLI_DECODE_TASKS", "pool or inline: where decoding runs (default: pool for scans, inline for takes)."},
+      {"LANCE_CLI_DECODE_TASKS",
+       "pool or inline: where decoding runs (default: pool for scans and for takes of 1 MiB or more, inline "
+       "for smaller takes)."},
       {"LANCE_CLI_MALLOC_TUNING", "0: leave glibc malloc at its defaults (no mallopt, no huge-page re-exec)."},
       {"LANCE_CLI_PROGRESS_DELAY_MS", "Delay before the progress line appears (default: 1000)."},
       {"NO_COLOR", "Set: no colour with --color=auto."},

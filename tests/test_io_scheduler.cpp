@@ -340,7 +340,7 @@ class HalfCachedFile final : public lance::io::RandomAccessFile {
 
 }  // namespace
 
-TEST_CASE("io scheduler: a small read the page cache lacks goes to the pool; cached ones stay inline",
+TEST_CASE("io scheduler: small reads the page cache lacks go to the pool and cached ones stay inline",
           "[io][scheduler]") {
   auto file = std::make_shared<HalfCachedFile>(1 << 16, 1 << 15);
   IoOptions o;

@@ -4,8 +4,9 @@
 // Fan-out is opt-in per thread: a scan's decode tasks run under a FanOutScope, so that a
 // decoder holding a lot of independent work (e.g. the values of a full-zip page, each its
 // own zstd frame: lib/encoding/decompress.cpp) can split it across cores with
-// `fan_out_allowed()`; random access (takes) decodes inline, where only a decompression of
-// over 512 KiB fans out (read::DecodeMode::inline_split_large).
+// `fan_out_allowed()`; a small take (random access) decodes inline, where only a
+// decompression of over 512 KiB fans out (read::DecodeMode::inline_split_large), a large one
+// on the pool (read::kPoolTakeBytes).
 #pragma once
 
 #include <cstddef>

@@ -20,6 +20,11 @@ enum class DecodeMode {
   pool,  ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)
 };
 
+/// A take whose distinct rows hold at least this many file bytes (at the file's average
+/// bytes per row) decodes on the pool rather than inline_split_large, unless the options set
+/// a mode (read::FileRowReader::take).
+inline constexpr uint64_t kPoolTakeBytes = 1024 * 1024;
+
 /// Runs `task(i)` for every i in [0, n) and waits for all; rethrows the first exception.
 /// `pool`: lance::parallel_for (tasks may fan out further); `inline_run` and
 /// `inline_split_large`: in order on this thread (the latter lets a large decompression fan out).

@@ -25,7 +25,7 @@ namespace lance::read {
 /// Default byte budget of one data request: consecutive page reads of a column are grouped
 /// into requests of about this size so the scheduler can merge neighbours.
 inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
-inline constexpr uint64_t kTakeGroupBytes = 128 * 1024;
+inline constexpr uint64_t kTakeGroupBytes = 4 * 1024 * 1024;
 
 struct ReaderOptions {
   /// I/O parallelism, coalescing gap (block size), max IOP size, bytes in flight.
@@ -40,7 +40,8 @@ struct ReaderOptions {
   /// this many file bytes (dataset::take_groups), each written and freed before the next
   /// is decoded; 0 = one take per batch.
   uint64_t take_group_bytes = kTakeGroupBytes;
-  /// Where decoding runs; unset: the CPU pool for scans, inline for takes.
+  /// Where decoding runs; unset: the CPU pool for scans and large takes, inline for small
+  /// takes (read::kPoolTakeBytes).
   std::optional<DecodeMode> decode_mode;
   /// Scan batches planned, read and decoded ahead of the one being written
   /// (read::ScanPipeline); 0 = one per CPU-pool thread, at least 2.

@@ -18,7 +18,8 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vect
       field_indices_(std::move(fields)),
       scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
       take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_split_large)),
-      decode_mode_(scan_decode_mode_) {
+      decode_mode_(scan_decode_mode_),
+      take_mode_set_(options.decode_mode.has_value()) {
   for (size_t fi : field_indices_) {
     readers_.push_back(make_field_reader(file_, fi, options));
     fields_.push_back(readers_.back()->output_field());
@@ -30,7 +31,8 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std
     : file_(std::move(file)),
       scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
       take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_split_large)),
-      decode_mode_(scan_decode_mode_) {
+      decode_mode_(scan_decode_mode_),
+      take_mode_set_(options.decode_mode.has_value()) {
   for (const auto& c : columns) {
     field_indices_.push_back(c.field);
     readers_.push_back(c.path.empty() ? make_field_reader(file_, c.field, options)
@@ -147,6 +149,13 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   // Random access decodes little: inline, unless the options say otherwise.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;
+  // A take of many bytes (large rows, or many of them) decodes its columns on the pool, as a
+  // scan does: both cores, where a hand-off costs little against the work.
+  if (!take_mode_set_ && num_rows() > 0 &&
+      static_cast<double>(file_->io().file().size()) / static_cast<double>(num_rows()) *
+              static_cast<double>(sorted.size()) >=
+          static_cast<double>(kPoolTakeBytes))
+    decode_mode_ = DecodeMode::pool;
   taking_ = true;
   RecordBatch read;
   {

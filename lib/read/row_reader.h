@@ -86,6 +86,7 @@ class FileRowReader {
   DecodeMode scan_decode_mode_;  ///< for start/finish (scans)
   DecodeMode take_decode_mode_;  ///< for take (random access decodes little)
   DecodeMode decode_mode_;       ///< the one in use
+  bool take_mode_set_ = false;   ///< the options chose the decode mode: takes keep it whatever their size
   bool taking_ = false;          ///< inside take: plan_fields may fetch likely data with the metadata
   std::vector<std::unique_ptr<FieldReader>> readers_;
 };
