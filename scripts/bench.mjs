@@ -445,6 +445,7 @@ const DUCK_TYPES = {
   nested: { id: 'BIGINT', f16_a: DUCK_DEEP, f16_b: DUCK_DEEP, llf: 'FLOAT[][]', li: 'BIGINT[]', ls: 'VARCHAR[]', lli: 'INTEGER[][]',
     lst: 'STRUCT(a INTEGER, b DOUBLE)[]' },
 };
+DUCK_TYPES.nested_large = DUCK_TYPES.nested;  // the same columns, longer lists
 const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
 
 /// DuckDB's take of `rows` (Lance's row offsets, which are the Parquet copy's file_row_number):
