@@ -146,15 +146,14 @@ void FileRowReader::drop_prefetched() { file_->io().drop_kept(); }
 RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   std::vector<uint64_t> sorted;
   const std::vector<structural::RowRange> ranges = row_ranges(rows, sorted);
-  // Random access decodes little: inline, unless the options say otherwise.
+  // A small take decodes little: inline, unless the options say otherwise. One of many bytes
+  // (its rows at the file's average row size: large rows, or many of them) decodes its
+  // columns on the pool, as a scan does: both cores, where a hand-off costs little.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;
-  // A take of many bytes (large rows, or many of them) decodes its columns on the pool, as a
-  // scan does: both cores, where a hand-off costs little against the work.
-  if (!take_mode_set_ && num_rows() > 0 &&
-      static_cast<double>(file_->io().file().size()) / static_cast<double>(num_rows()) *
-              static_cast<double>(sorted.size()) >=
-          static_cast<double>(kPoolTakeBytes))
+  const double bytes_per_row =
+      static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+  if (!take_mode_set_ && bytes_per_row * static_cast<double>(sorted.size()) >= static_cast<double>(kPoolTakeBytes))
     decode_mode_ = DecodeMode::pool;
   taking_ = true;
   RecordBatch read;

@@ -13,14 +13,24 @@ namespace lance::structural {
 
 inline constexpr uint64_t kLevelBlock = 32;
 
+/// Levels in the block `p[0, kLevelBlock)` equal to `v`.
+inline uint32_t block_count_equal(const uint16_t* p, uint16_t v) {
+  uint32_t c = 0;
+  for (uint64_t j = 0; j < kLevelBlock; ++j) c += p[j] == v;
+  return c;
+}
+
+/// Levels in the block `p[0, kLevelBlock)` at most `v`.
+inline uint32_t block_count_at_most(const uint16_t* p, uint16_t v) {
+  uint32_t c = 0;
+  for (uint64_t j = 0; j < kLevelBlock; ++j) c += p[j] <= v;
+  return c;
+}
+
 /// Levels in `p[0, n)` equal to `v` (row starts: `v` = the page's top repetition level).
 inline uint64_t count_levels_equal(const uint16_t* p, uint64_t n, uint16_t v) {
   uint64_t count = 0, i = 0;
-  for (; i + kLevelBlock <= n; i += kLevelBlock) {
-    uint32_t c = 0;
-    for (uint64_t j = 0; j < kLevelBlock; ++j) c += p[i + j] == v;
-    count += c;
-  }
+  for (; i + kLevelBlock <= n; i += kLevelBlock) count += block_count_equal(p + i, v);
   for (; i < n; ++i) count += p[i] == v;
   return count;
 }
@@ -29,11 +39,7 @@ inline uint64_t count_levels_equal(const uint16_t* p, uint64_t n, uint16_t v) {
 /// still holds an item slot).
 inline uint64_t count_levels_at_most(const uint16_t* p, uint64_t n, uint16_t v) {
   uint64_t count = 0, i = 0;
-  for (; i + kLevelBlock <= n; i += kLevelBlock) {
-    uint32_t c = 0;
-    for (uint64_t j = 0; j < kLevelBlock; ++j) c += p[i + j] <= v;
-    count += c;
-  }
+  for (; i + kLevelBlock <= n; i += kLevelBlock) count += block_count_at_most(p + i, v);
   for (; i < n; ++i) count += p[i] <= v;
   return count;
 }
@@ -43,8 +49,7 @@ inline uint64_t count_levels_at_most(const uint16_t* p, uint64_t n, uint16_t v) 
 inline uint64_t find_nth_level_equal(const uint16_t* p, uint64_t n, uint16_t v, uint64_t k) {
   uint64_t i = 0;
   for (; i + kLevelBlock <= n; i += kLevelBlock) {
-    uint32_t c = 0;
-    for (uint64_t j = 0; j < kLevelBlock; ++j) c += p[i + j] == v;
+    const uint32_t c = block_count_equal(p + i, v);
     if (c > k) break;
     k -= c;
   }
@@ -78,13 +83,9 @@ uint32_t index_level_starts(const uint16_t* rep, const uint16_t* def, uint64_t n
     }
   };
   for (; i + kLevelBlock <= n; i += kLevelBlock) {
-    uint32_t c = 0;
-    for (uint64_t j = 0; j < kLevelBlock; ++j) c += rep[i + j] == top;
-    if (c == 0) {  // no row starts here (long lists): only the visible values
+    if (block_count_equal(rep + i, top) == 0) {  // no row starts here (long lists): only the visible values
       if constexpr (kHasDef) {
-        uint32_t v = 0;
-        for (uint64_t j = 0; j < kLevelBlock; ++j) v += def[i + j] <= max_visible;
-        visible += v;
+        visible += block_count_at_most(def + i, max_visible);
       } else {
         visible += static_cast<uint32_t>(kLevelBlock);
       }

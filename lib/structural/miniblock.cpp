@@ -111,7 +111,9 @@ class MiniBlockDecoder final : public PageDecoder {
   MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout) : ctx_(ctx), layout_(layout) {
     for (int l : layout.layers()) layers_.push_back(static_cast<RepDefLayer>(l));
     max_rep_ = max_rep_level(layers_);
-    max_visible_def_ = max_visible_def(layers_);
+    const int max_visible = max_visible_def(layers_);
+    check_corrupt(max_visible >= 0 && max_visible <= UINT16_MAX, "visible definition limit {}", max_visible);
+    visible_limit_ = static_cast<uint16_t>(max_visible);
     check_corrupt(layout.has_value_compression(), "mini-block page has no value compression");
     check_corrupt(layout.num_buffers() >= 1 && layout.num_buffers() <= 64, "mini-block page with {} value buffers",
                   layout.num_buffers());
@@ -380,7 +382,7 @@ class MiniBlockDecoder final : public PageDecoder {
     // Sized from the count, then filled through raw cursors: no capacity check per start.
     dc.starts.resize(static_cast<uint64_t>(dc.num_starts) + 1);  // + 1: index_level_starts' scratch entry
     dc.visible_before.resize(static_cast<uint64_t>(dc.num_starts) + 1);
-    dc.visible_before.back() = index_level_starts(rp, dc.def.empty() ? nullptr : dc.def.data(), n, top, visible_limit(),
+    dc.visible_before.back() = index_level_starts(rp, dc.def.empty() ? nullptr : dc.def.data(), n, top, visible_limit_,
                                                   dc.starts.data(), dc.visible_before.data());
     dc.starts.pop_back();
     dc.indexed = true;
@@ -389,14 +391,7 @@ class MiniBlockDecoder final : public PageDecoder {
   /// Levels in [from, to) that hold a visible value (an item slot, null or not).
   uint64_t count_visible(const std::vector<uint16_t>& def, uint64_t from, uint64_t to) const {
     check_internal(from <= to && to <= def.size(), "levels [{}, {}) outside {}", from, to, def.size());
-    return count_levels_at_most(def.data() + from, to - from, visible_limit());
-  }
-
-  /// The highest definition level that still holds an item slot, as a level value.
-  uint16_t visible_limit() const {
-    check_internal(max_visible_def_ >= 0 && max_visible_def_ <= UINT16_MAX, "visible definition limit {}",
-                   max_visible_def_);
-    return static_cast<uint16_t>(max_visible_def_);
+    return count_levels_at_most(def.data() + from, to - from, visible_limit_);
   }
 
   size_t find_chunk_of_row(uint64_t row) const {
@@ -455,7 +450,7 @@ class MiniBlockDecoder final : public PageDecoder {
   const pb::MiniBlockLayout& layout_;
   std::vector<RepDefLayer> layers_;
   int max_rep_ = 0;
-  int max_visible_def_ = 0;
+  uint16_t visible_limit_ = 0;  ///< the highest definition level that still holds an item slot
   bool initialized_ = false;
   std::vector<MiniBlockChunkInfo> chunks_;
   std::optional<DataBlock> dictionary_;
