@@ -2,7 +2,7 @@
 // +25 ms each way, counting the HTTP requests), one-shot (connect + open + query), for the
 // object-storage table of docs/performance.md.
 //
-//   node bench-s3.mjs RGW_ENDPOINT [--reps 3] [--scale 0.1] [--only scalars,vectors]
+//   node bench-s3.mjs RGW_ENDPOINT [--reps 3] [--scale 0.1] [--only scalars,vectors] [--generate]
 //   node bench-s3.mjs RGW_ENDPOINT --search [--reps 3] [--scale 1]
 // --search: nearest-neighbour search (#34) instead: `vectors_clustered` (scripts/bench-datasets.mjs) at --scale
 // of its 100,000 x 384 rows, once plain and once with LanceDB's IVF_PQ index (as scripts/bench.mjs --search:
@@ -11,7 +11,10 @@
 // Writes (once per scale) the benchmark's datasets (docs/performance.md), scaled down (scripts/bench.mjs's
 // generators: text, vectors, scalars at --scale of their full row counts; nested at its full 8 x 3,000 rows),
 // with LanceDB straight into the store at s3://lance/bench-s<scale>/, then times the benchmark's workloads
-// (full scan, scan of one column, take of 2048 scattered / contiguous rows) through its own proxy.
+// (full scan, scan of one column, take of 2048 scattered / contiguous rows) through its own proxy. At --scale 1
+// (the local benchmark's sizes, #36) the large nested table `nested_large` (~150 MB) is written and timed too;
+// the store then needs ~6 GiB (RGW_MEMSTORE_BYTES=8589934592 scripts/rgw-up.sh DIR PORT). --generate only writes.
+// Bytes are the proxy's count of what the store answered (headers included), in MB.
 // Credentials: RGW_ACCESS_KEY / RGW_SECRET_KEY (the fixture's defaults otherwise).
 // Lance is timed in this process (connect, openTable, query().select().toArrow() / takeOffsets());
 // lance-cli as a whole process (-f null) under bash's `time` (forking this large Node process
@@ -45,7 +48,8 @@ const DB = `s3://lance/bench-s${SCALE}`;
 const ALL = benchDatasets(SCALE);
 const SEARCH = args.includes('--search');
 const DATASETS = SEARCH ? { vectors_clustered: ALL.vectors_clustered }
-  : { scalars: ALL.scalars, vectors: ALL.vectors, text: ALL.text, nested: ALL.nested };
+  : { scalars: ALL.scalars, vectors: ALL.vectors, text: ALL.text, nested: ALL.nested,
+      ...(SCALE >= 1 ? { nested_large: ALL.nested_large } : {}) };
 const K = 10, NQ = 100, NPROBES = 20, REFINE = 5;
 
 async function ensure() {
@@ -101,15 +105,20 @@ async function startProxy() {
   }
   throw new Error('cannot start the latency proxy');
 }
-const requestsSoFar = () => Number(fs.readFileSync(COUNT, 'utf8').trim() || 0);
+/// [requests, bytes] the proxy has counted so far.
+const countsSoFar = () => fs.readFileSync(COUNT, 'utf8').trim().split(' ').map(Number);
+/// What passed through the proxy since `c0` (countsSoFar() before the run): requests and MB.
+const since = (c0) => { const c = countsSoFar(); return { req: c[0] - c0[0], mb: (c[1] - c0[1]) / 1e6 }; };
 
 async function lance(proxy, name, w) {
-  const r0 = requestsSoFar();
+  const c0 = countsSoFar();
   const t0 = performance.now();
   const db = await lancedb.connect(DB, opts(proxy));
   const tbl = await db.openTable(name);
   const res = await w.lance(tbl).toArrow();
-  return { s: (performance.now() - t0) / 1000, rows: res.numRows, req: requestsSoFar() - r0, res };
+  const s = (performance.now() - t0) / 1000;
+  await new Promise((r) => setTimeout(r, 5));  // the proxy's last count reaches its file
+  return { s, rows: res.numRows, ...since(c0), res };
 }
 
 const cliEnv = (proxy) => ({ ...process.env, AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET, AWS_ENDPOINT_URL: proxy, AWS_ALLOW_HTTP: 'true', AWS_REGION: 'us-east-1' });
@@ -117,13 +126,14 @@ function cli(proxy, name, w) {
   const env = cliEnv(proxy);
   const errFile = path.join(os.tmpdir(), `bench-s3-${process.pid}.err`);
   const script = 'TIMEFORMAT=%3R; { time "$@" > /dev/null 2> "$ERR_FILE"; } 2>&1';
-  const r0 = requestsSoFar();
+  const c0 = countsSoFar();
   const p = spawnSync('bash', ['-c', script, 'bench', CLI, ...w.cli(`${DB}/${name}.lance`), '-f', 'null', '--stats=json', '-q'],
                       { input: w.input || '', env: { ...env, ERR_FILE: errFile }, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 20 });
   const err = fs.existsSync(errFile) ? fs.readFileSync(errFile, 'utf8') : '';
   if (p.status !== 0) throw new Error(`lance-cli ${name}: ${err} ${p.stderr}`);
   const st = JSON.parse(err.trim().split('\n').filter((l) => l.startsWith('{')).pop());
-  return { s: Number(p.stdout.toString().trim().split('\n').pop()), rows: st.rows_out, req: requestsSoFar() - r0 };
+  spawnSync('sleep', ['0.005']);  // the proxy's last count reaches its file
+  return { s: Number(p.stdout.toString().trim().split('\n').pop()), rows: st.rows_out, ...since(c0) };
 }
 
 function takeRows(n, frags, rng) {  // as scripts/bench.mjs
@@ -141,8 +151,8 @@ function takeRows(n, frags, rng) {  // as scripts/bench.mjs
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 async function tables(endpoint) {
-  console.log(`| table | rows | workload | Lance 8.0 (s) | Lance requests | lance-cli (s) | lance-cli requests | ratio |`);
-  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  console.log(`| table | rows | workload | Lance 8.0 (s) | Lance requests | Lance MB | lance-cli (s) | lance-cli requests | lance-cli MB | ratio |`);
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, ds] of Object.entries(DATASETS)) {
     if (ONLY && !ONLY.has(name)) continue;
     const { scattered, contiguous } = takeRows(ds.rows, ds.fragments || 8, mulberry32(7));
@@ -160,8 +170,9 @@ async function tables(endpoint) {
       }
       if (c[0].rows !== l[0].rows) throw new Error(`${name} ${w.name}: lance-cli ${c[0].rows} rows, Lance ${l[0].rows}`);
       const ls = median(l.map((x) => x.s)), cs = median(c.map((x) => x.s));
-      console.log(`| ${name} | ${ds.rows} | ${w.name} | ${ls.toFixed(3)} | ${median(l.map((x) => x.req))} | ${cs.toFixed(3)} | ` +
-                  `${median(c.map((x) => x.req))} | ${(cs / ls).toFixed(2)} |`);
+      const mb = (a) => median(a.map((x) => x.mb)).toFixed(1);
+      console.log(`| ${name} | ${ds.rows} | ${w.name} | ${ls.toFixed(3)} | ${median(l.map((x) => x.req))} | ${mb(l)} | ${cs.toFixed(3)} | ` +
+                  `${median(c.map((x) => x.req))} | ${mb(c)} | ${(cs / ls).toFixed(2)} |`);
     }
   }
 }
@@ -222,6 +233,7 @@ async function search(endpoint) {
 }
 
 await ensure();
+if (args.includes('--generate')) process.exit(0);
 const { proc, endpoint } = await startProxy();
 try {
   if (SEARCH) await search(endpoint);

@@ -11,8 +11,9 @@
 //         stall     never answer (the client's request timeout must fire)
 //   node delayproxy.mjs LISTEN_PORT TARGET_PORT ONE_WAY_DELAY_MS --count FILE
 //       TCP proxy that also counts the HTTP requests passing through (request lines of the
-//       client -> server streams; reads carry no bodies) and keeps FILE holding that count
-//       (scripts/bench-s3.mjs compares the requests of lance-cli and Lance this way).
+//       client -> server streams; reads carry no bodies) and the bytes answered (server -> client,
+//       headers included), and keeps FILE holding "REQUESTS BYTES" (scripts/bench-s3.mjs compares
+//       the requests and bytes of lance-cli and Lance this way).
 //   Prints "listening" on stderr when ready; on SIGTERM prints "faults: N" (how many were injected).
 import fs from "node:fs";
 import net from "node:net";
@@ -24,8 +25,14 @@ const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1
 const faults = (opt("--faults") || "").split(",").filter(Boolean);
 const every = Number(opt("--every") || 0);
 const countFile = opt("--count");
-let requests = 0;
-if (countFile) fs.writeFileSync(countFile, "0\n");
+let requests = 0, bytes = 0, writePending = false;
+/// Rewrites FILE once per turn of the event loop, after the chunks that turn handled.
+function saveCounts() {
+  if (writePending) return;
+  writePending = true;
+  setImmediate(() => { writePending = false; fs.writeFileSync(countFile, `${requests} ${bytes}\n`); });
+}
+if (countFile) fs.writeFileSync(countFile, "0 0\n");
 /// Counts request lines in one client -> server stream (split chunks included).
 function requestCounter() {
   let carry = "";
@@ -37,7 +44,7 @@ function requestCounter() {
     while ((m = re.exec(text))) { n++; last = re.lastIndex; }
     // Keep the unmatched end (a request line split across chunks may be in it).
     carry = text.slice(Math.max(last, text.length - 4096));
-    if (n) { requests += n; fs.writeFileSync(countFile, `${requests}\n`); }
+    if (n) { requests += n; saveCounts(); }
   };
 }
 let injected = 0;
@@ -69,7 +76,10 @@ function tcpProxy() {
   }
   return net.createServer({ noDelay: true }, (client) => {
     const up = net.connect({ host: "127.0.0.1", port: tport, noDelay: true });
-    if (countFile) client.on("data", requestCounter());
+    if (countFile) {
+      client.on("data", requestCounter());
+      up.on("data", (chunk) => { bytes += chunk.length; saveCounts(); });
+    }
     pipeDelayed(client, up); pipeDelayed(up, client);
     up.on("error", () => client.destroy()); client.on("error", () => up.destroy());
   });

@@ -6,7 +6,8 @@
 #   ceph-rgw-up.sh --stop DIR      stop what DIR's start began
 # Packages: radosgw ceph-mon ceph-osd uuid-runtime (scripts/setup.sh installs them). The S3 tests start it
 # through scripts/s3-fixture.sh.
-# User: access key LCKEY, secret LCSECRET (override with RGW_ACCESS_KEY / RGW_SECRET_KEY).
+# User: access key LCKEY, secret LCSECRET (override with RGW_ACCESS_KEY / RGW_SECRET_KEY). The OSD keeps
+# objects in memory, at most RGW_MEMSTORE_BYTES (default 2 GiB; scripts/bench-s3.mjs --scale 1 wants ~6 GiB).
 set -euo pipefail
 trap 'echo "rgw-up: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 if [ "${1:-}" = "--stop" ]; then
@@ -52,7 +53,7 @@ mon data = $D/mon.a
 [osd.0]
 osd data = $D/osd.0
 osd objectstore = memstore
-memstore device bytes = 2147483648
+memstore device bytes = ${RGW_MEMSTORE_BYTES:-2147483648}
 [client.rgw.a]
 rgw frontends = beast endpoint=127.0.0.1:$PORT
 CONF
