@@ -45,6 +45,7 @@ void tune_malloc() {
   ::mallopt(M_MMAP_MAX, 0);
   ::mallopt(M_TOP_PAD, 64 * 1024 * 1024);
   ::mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+  ::mallopt(M_ARENA_MAX, 1);
 }
 
 void reexec_with_huge_pages(char** argv) {
@@ -74,7 +75,7 @@ void log_malloc_tuning() {
   }
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   const bool huge = tunables && std::strstr(tunables, "glibc.malloc.hugetlb=1");
-  spdlog::debug("malloc: heaps only, freed memory kept; transparent huge pages {}", huge ? "on" : "off");
+  spdlog::debug("malloc: one heap for all threads, freed memory kept; transparent huge pages {}", huge ? "on" : "off");
 }
 
 }  // namespace lance::app

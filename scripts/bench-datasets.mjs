@@ -68,12 +68,12 @@ function clusteredVector(rng, centres, out) {
   return out;
 }
 
-/// The nested dataset: 8 fragments x 3,000 rows of deep lists; `fanout` multiplies the list
+/// The nested dataset: `fragments` (8) x 3,000 rows of deep lists; `fanout` multiplies the list
 /// lengths of its two list<list<list<fixed_size_list<float16, 3>>>> columns.
-function nestedDataset(fanout) {
+function nestedDataset(fanout, fragments = 8) {
   return {
-    rows: 8 * 3000,
-    fragments: 8,
+    rows: fragments * 3000,
+    fragments,
     cols: ['id', 'f16_a', 'f16_b', 'llf', 'li', 'ls', 'lli', 'lst'],
     one: 'li',
     make(rng, lo, hi) {
@@ -102,10 +102,11 @@ function nestedDataset(fanout) {
 }
 
 /// The datasets at `SCALE` times the row counts of docs/performance.md (nested keeps its
-/// 8 × 3,000 rows); `FANOUT` multiplies the list lengths of the nested dataset's deep columns
+/// 8 × 3,000 rows below scale 1, and has 8 × SCALE fragments of 3,000 rows above); `FANOUT` multiplies the list lengths of the nested dataset's deep columns
 /// (1 = the dataset of docs/performance.md; 4 gives ~100 MB, the shape of the production table
 /// the nested issue was measured on).
 export function benchDatasets(SCALE, FANOUT = 1) {
+  const nestedFragments = SCALE > 1 ? Math.round(8 * SCALE) : 8;
 return {
   text: {
     rows: Math.round(110000 * SCALE),
@@ -170,9 +171,9 @@ return {
       });
     },
   },
-  nested: nestedDataset(FANOUT),
+  nested: nestedDataset(FANOUT, nestedFragments),
   // The nested table at the size of the production table behind the take issue (#36): the
   // deep columns' lists 5.2x as long (~150 MB in 8 fragments of 3,000 rows).
-  nested_large: nestedDataset(5.2 * FANOUT),
+  nested_large: nestedDataset(5.2 * FANOUT, nestedFragments),
 };
 }

@@ -2,7 +2,7 @@
 // (@duckdb/node-api) on a zstd Parquet copy of the same rows, same run, interleaved
 // repetitions. Prints a markdown table of medians and ratios.
 //
-//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold]
+//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold] [--no-duckdb]
 //                            timing table: Lance one-shot and warm, lance-cli, DuckDB one-shot (a fresh instance per
 //                            run); --cold evicts each reader's files from the page cache (posix_fadvise DONTNEED via
 //                            GNU dd) before each of its runs, measures the device's sequential read throughput once
@@ -57,6 +57,8 @@ const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
 const ARROW_OUT = args.includes('--arrow');
 // --cold: every reader's files are evicted from the page cache before each of its runs.
 const COLD = args.includes('--cold');
+// --no-duckdb: leave DuckDB out (no Parquet copies: at --scale 10 they take longer to write than the run).
+const NO_DUCK = args.includes('--no-duckdb');
 // Multiplies the list lengths of the nested dataset's deep columns (1 = docs/performance.md's dataset;
 // 4 gives ~100 MB, the shape of the production table the nested issue was measured on).
 const FANOUT = Number(opt('nested-fanout', '1'));
@@ -219,13 +221,15 @@ async function timeWorkload(w, t, want) {
     if (c.stats.rows_out !== want.cli) throw new Error(`lance-cli ${w.cli.join(' ')}: ${c.stats.rows_out} rows out, not ${want.cli}`);
     m.ct.push(c.ms); m.cb.push(c.stats.bytes_read); m.ci.push(c.stats.iops); m.rss.push(c.rssKb);
     if (COLD) m.cw.push(runCli(w.cli, w.input).ms);
+    if (NO_DUCK) continue;
     if (COLD) evict([t.parquet]);
     const d = await duckOnce(w.duck);
     if (d.rows !== want.duck) throw new Error(`DuckDB ${w.name} on ${t.parquet}: ${d.rows} rows, not ${want.duck}`);
     m.dt.push(d.ms); m.dq.push(d.queryMs);
   }
   return { lance_fresh_ms: median(m.ft), lance_ms: COLD ? NaN : median(m.lt), lance_plan_ms: COLD ? NaN : median(m.pt),
-    cli_ms: median(m.ct), cli_bytes: median(m.cb), cli_iops: median(m.ci), cli_warm_ms: COLD ? median(m.cw) : NaN, cli_rss_mib: Math.max(...m.rss) / 1024, duck_ms: median(m.dt), duck_query_ms: median(m.dq) };
+    cli_ms: median(m.ct), cli_bytes: median(m.cb), cli_iops: median(m.ci), cli_warm_ms: COLD ? median(m.cw) : NaN, cli_rss_mib: Math.max(...m.rss) / 1024,
+    duck_ms: NO_DUCK ? NaN : median(m.dt), duck_query_ms: NO_DUCK ? NaN : median(m.dq) };
 }
 
 /// The rows each reader returns: a scan every row; a take of a list with duplicates (the
@@ -246,7 +250,7 @@ async function timingTables() {
     if (!wanted(name)) continue;
     const { dir, tbl } = await openTable(name, version);
     const n = await tbl.countRows();
-    tables.push({ name, version, dir, tbl, n, parquet: await ensureParquet(name, dir, n) });
+    tables.push({ name, version, dir, tbl, n, parquet: NO_DUCK ? '' : await ensureParquet(name, dir, n) });
   }
   return tables;
 }

@@ -52,3 +52,20 @@ TEST_CASE("plan_reads: every range is served by the reads listing it", "[io]") {
     CHECK(covered == in[i].length);
   }
 }
+
+TEST_CASE("copy_into_extents: pieces of a read land in the extents they overlap, holes are dropped", "[io]") {
+  // A read of file bytes [100, 200) arriving in pieces; three extents, two overlapping.
+  std::vector<uint8_t> file(300);
+  for (size_t i = 0; i < file.size(); ++i) file[i] = static_cast<uint8_t>(i);
+  std::vector<uint8_t> a(10, 0), b(30, 0), c(5, 0);
+  const std::vector<lance::io::ReadExtent> extents = {{100, 10, a.data()}, {150, 30, b.data()}, {170, 5, c.data()}};
+  size_t cursor = 0;
+  for (uint64_t at = 100; at < 200; at += 7) {
+    const uint64_t n = std::min<uint64_t>(7, 200 - at);
+    lance::io::copy_into_extents(extents, at, file.data() + at, n, cursor);
+  }
+  CHECK(a == std::vector<uint8_t>(file.begin() + 100, file.begin() + 110));
+  CHECK(b == std::vector<uint8_t>(file.begin() + 150, file.begin() + 180));
+  CHECK(c == std::vector<uint8_t>(file.begin() + 170, file.begin() + 175));
+  CHECK(cursor == 3);  // all of them end before the last piece (bytes 198 and 199)
+}

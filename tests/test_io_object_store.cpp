@@ -87,8 +87,18 @@ TEST_CASE("storage options: LanceDB keys, durations, and no secret in errors", "
 }
 
 TEST_CASE("network model: coalescing gap and request size follow latency and bandwidth", "[io][store]") {
-  StorageOptions o;  // 25 ms, 100 MiB/s, 32 in flight
-  CHECK(o.effective_coalesce_gap() == 25 * 100 * 1048576ull / 1000 / 32);
+  StorageOptions o;  // 25 ms, 100 MiB/s per connection, 400 MiB/s together, 64 in flight
+  CHECK(o.parallelism == 64);
+  // One of 64 request slots moves 400 / 64 MiB/s (less than a connection could).
+  CHECK(o.effective_coalesce_gap() == 25 * 400 * 1048576ull / 1000 / 64);
+  // A measured round trip replaces the configured one, unless latency_ms was set.
+  CHECK(o.effective_coalesce_gap(50.0) == 50 * 400 * 1048576ull / 1000 / 64);
+  // A connection slower than its share of the link bounds it.
+  o.set("bandwidth_mib_s", "2");
+  CHECK(o.effective_coalesce_gap(50.0) == 50 * 2 * 1048576ull / 1000);
+  o.set("bandwidth_mib_s", "100");
+  o.set("latency_ms", "25");
+  CHECK(o.effective_coalesce_gap(50.0) == 25 * 400 * 1048576ull / 1000 / 64);
   // 4 x 2.6 MB, rounded down to a power of two.
   CHECK(o.effective_max_request_size() == 8 * 1024 * 1024);
   CHECK(o.effective_tail_read_size() == 1024 * 1024);

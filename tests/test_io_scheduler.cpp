@@ -394,3 +394,44 @@ TEST_CASE("local file: read_at_if_cached reads what the page cache holds, the sa
   CHECK_THROWS_AS(file->read_at_if_cached(data.size() - 10, 20, out.data()), lance::Error);
   std::remove(path.c_str());
 }
+
+namespace {
+
+/// A file that answers read_extents itself and records each call's range and extents.
+class ExtentRecordingFile final : public lance::io::RandomAccessFile {
+ public:
+  explicit ExtentRecordingFile(size_t size) : inner_("extents.bin", RecordingFile::pattern(size)) {}
+  const std::string& path() const override { return inner_.path(); }
+  uint64_t size() const override { return inner_.size(); }
+  void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override { inner_.read_at(offset, length, out); }
+  void read_extents(uint64_t offset, uint64_t length, std::span<const lance::io::ReadExtent> extents) const override {
+    std::lock_guard lock(mutex_);
+    calls.push_back({offset, length});
+    for (const auto& e : extents) {
+      extent_ranges.push_back({e.offset, e.length});
+      inner_.read_at(e.offset, e.length, e.out);
+    }
+  }
+  mutable std::vector<ByteRange> calls, extent_ranges;
+
+ private:
+  lance::io::MemoryFile inner_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace
+
+TEST_CASE("io scheduler: a merged read asks the file for its callers' extents only", "[io][scheduler]") {
+  auto file = std::make_shared<ExtentRecordingFile>(10000);
+  IoOptions o;
+  o.inline_read_bytes = 0;
+  o.block_size = 4096;
+  IoScheduler io(file, o);
+  auto parts = io.read({{3000, 10}, {0, 3}, {100, 20}}, 0);
+  CHECK(parts[0] == slice(3000, 10));
+  CHECK(parts[1] == slice(0, 3));
+  CHECK(parts[2] == slice(100, 20));
+  REQUIRE(file->calls == std::vector<ByteRange>{{0, 3010}});
+  // Sorted by offset, each where its caller wants it: the holes are the file's to drop.
+  CHECK(file->extent_ranges == std::vector<ByteRange>{{0, 3}, {100, 20}, {3000, 10}});
+}

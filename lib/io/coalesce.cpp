@@ -1,6 +1,7 @@
 #include "io/coalesce.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 namespace lance::io {
@@ -46,6 +47,17 @@ std::vector<PlannedRead> plan_reads(std::span<const ByteRange> ranges, uint64_t 
     }
   }
   return out;
+}
+
+void copy_into_extents(std::span<const ReadExtent> extents, uint64_t at, const uint8_t* data, uint64_t n,
+                       size_t& cursor) {
+  const uint64_t end = at + n;
+  while (cursor < extents.size() && extents[cursor].end() <= at) ++cursor;
+  for (size_t i = cursor; i < extents.size() && extents[i].offset < end; ++i) {
+    const ReadExtent& e = extents[i];
+    const uint64_t lo = std::max(e.offset, at), hi = std::min(e.end(), end);
+    if (lo < hi) std::memcpy(e.out + (lo - e.offset), data + (lo - at), hi - lo);
+  }
 }
 
 }  // namespace lance::io

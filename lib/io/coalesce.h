@@ -15,6 +15,22 @@ struct ByteRange {
   bool operator==(const ByteRange&) const = default;
 };
 
+/// A part of a physical read that is wanted: file bytes [offset, offset + length), to be
+/// stored at `out`. Reads that span holes (coalesced) keep only their extents
+/// (RandomAccessFile::read_extents).
+struct ReadExtent {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  uint8_t* out = nullptr;
+  uint64_t end() const { return offset + length; }
+};
+
+/// Copies the parts of `extents` (sorted by offset; they may overlap) that lie in the bytes
+/// `data` = file bytes [at, at + n) to their `out`. `cursor` (start at 0, keep between calls
+/// for consecutive pieces of one read) skips the extents wholly before `at`.
+void copy_into_extents(std::span<const ReadExtent> extents, uint64_t at, const uint8_t* data, uint64_t n,
+                       size_t& cursor);
+
 /// One physical read and the caller ranges it serves.
 struct PlannedRead {
   ByteRange range;

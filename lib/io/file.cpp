@@ -33,6 +33,13 @@ std::shared_ptr<LocalFile> LocalFile::open(const std::string& path) {
 
 LocalFile::~LocalFile() { ::close(fd_); }
 
+void RandomAccessFile::read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const {
+  Bytes buf(length);
+  read_at(offset, length, buf.data());
+  size_t cursor = 0;
+  copy_into_extents(extents, offset, buf.data(), length, cursor);
+}
+
 void LocalFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
   check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
                 offset, length, size_);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ class RandomAccessFile {
     read_at(offset, length, out);
     return true;
   }
+  /// Reads bytes [offset, offset + length) but keeps only `extents` (inside that range, sorted
+  /// by offset, possibly overlapping), each copied to its `out`: a coalesced read that spans
+  /// holes. The default reads the range into a temporary buffer; a remote file drops the holes'
+  /// bytes as they arrive, so they never take memory. Throws like read_at.
+  virtual void read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const;
   /// Advice (a no-op for local files): a scan will read parts of each of `units` (e.g. the
   /// buffers of the pages it reads), front to back. A remote file then fetches a unit whole,
   /// in one request, when a read first touches it, and serves the unit's later reads from

@@ -1,5 +1,7 @@
 #include "io/scheduler.h"
 
+#include <algorithm>
+
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -242,6 +244,18 @@ bool IoScheduler::execute(PendingRead& pending, bool only_if_cached) {
           req.ranges[serves[0]].length == rr.length) {
         // The read is exactly one caller range (e.g. a whole page): read into its buffer.
         if (!read(req.results[serves[0]].data())) return false;
+      } else if (!only_if_cached && req.keep == Keeping::off) {
+        // Only the caller's ranges are kept: a remote file never stores the holes between them.
+        std::vector<ReadExtent> extents;
+        extents.reserve(serves.size());
+        for (size_t i : serves) {
+          const ByteRange& want = req.ranges[i];
+          const uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
+          extents.push_back(ReadExtent{lo, hi - lo, req.results[i].data() + (lo - want.offset)});
+        }
+        std::sort(extents.begin(), extents.end(),
+                  [](const ReadExtent& a, const ReadExtent& b) { return a.offset < b.offset; });
+        file_->read_extents(rr.offset, rr.length, extents);
       } else {
         Bytes buf(rr.length);
         if (!read(buf.data())) return false;

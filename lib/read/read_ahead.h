@@ -43,7 +43,7 @@ struct ReadAheadHint {
 
 /// data_files_to_open considers a data/ directory of at most this many entries (one bounded
 /// listing); a larger table's files are opened after its manifest.
-inline constexpr size_t kSpeculativeOpens = 8;
+inline constexpr size_t kSpeculativeOpens = 16;
 /// Fragments whose files a remote scan or take fetches ahead, in one round trip.
 inline constexpr size_t kPrefetchFragments = 8;
 /// Scan batches in flight over a network when the options leave it to the reader.

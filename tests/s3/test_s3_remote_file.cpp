@@ -114,3 +114,63 @@ TEST_CASE("s3: units announced to a remote file are fetched at once, neighbours 
     CHECK(read(*f, 5000, 300) == want.substr(5000, 300));
   }
 }
+
+TEST_CASE("s3: a unit larger than a request is fetched in grid cells that reads starting anywhere share",
+          "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 320000);
+  // One 300,000-byte unit (a page a scan reads batch by batch); requests of at most 64 KiB,
+  // so its cells are [10000, 65536), [65536, 131072), ... [262144, 310000): five.
+  const std::vector<ByteRange> units = {{10000, 300000}};
+  const auto bytes = [] { return stats()->http_bytes.load(); };
+  SECTION("on demand: each cell once, whatever the reads' boundaries") {
+    auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 0});
+    f->will_read(units);
+    const uint64_t before = requests(), bytes_before = bytes();
+    CHECK(read(*f, 10000, 50000) == want.substr(10000, 50000));
+    CHECK(read(*f, 60000, 50000) == want.substr(60000, 50000));      // the rest of cell 1, part of cell 2
+    CHECK(read(*f, 110000, 100000) == want.substr(110000, 100000));  // cells 2 to 4
+    CHECK(read(*f, 210000, 100000) == want.substr(210000, 100000));  // cells 4 and 5
+    CHECK(requests() - before == 5);
+    CHECK(bytes() - bytes_before == 300000);
+    // A cell read out entirely was let go (a scan reads each byte once): asked again, it is
+    // fetched again.
+    CHECK(read(*f, 70000, 10) == want.substr(70000, 10));
+    CHECK(requests() - before == 6);
+  }
+  SECTION("a cell partly read stays in memory") {
+    auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 0});
+    f->will_read(units);
+    const uint64_t before = requests();
+    CHECK(read(*f, 70000, 100) == want.substr(70000, 100));
+    CHECK(read(*f, 70000, 100) == want.substr(70000, 100));
+    CHECK(read(*f, 80000, 20000) == want.substr(80000, 20000));
+    CHECK(requests() - before == 1);
+  }
+  SECTION("fetched ahead: the pieces end on the same grid, so no read fetches again") {
+    auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 1 << 20});
+    const uint64_t before = requests(), bytes_before = bytes();
+    f->will_read(units);
+    CHECK(read(*f, 10001, 99999) == want.substr(10001, 99999));
+    CHECK(read(*f, 110000, 200000) == want.substr(110000, 200000));
+    CHECK(requests() - before == 5);
+    CHECK(bytes() - bytes_before == 300000);
+  }
+}
+
+TEST_CASE("s3: a coalesced read keeps only its extents, in one GET", "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 300000);
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 0});
+  std::string a(100, '\0'), b(5000, '\0'), c(7, '\0');
+  const std::vector<lance::io::ReadExtent> extents = {{1000, 100, reinterpret_cast<uint8_t*>(a.data())},
+                                                      {150000, 5000, reinterpret_cast<uint8_t*>(b.data())},
+                                                      {290000, 7, reinterpret_cast<uint8_t*>(c.data())}};
+  const uint64_t before = requests(), bytes_before = stats()->http_bytes.load();
+  f->read_extents(1000, 289007, extents);
+  CHECK(a == want.substr(1000, 100));
+  CHECK(b == want.substr(150000, 5000));
+  CHECK(c == want.substr(290000, 7));
+  CHECK(requests() - before == 1);
+  CHECK(stats()->http_bytes.load() - bytes_before == 289007);  // the holes travel, but are not kept
+}

@@ -93,8 +93,9 @@ struct Transfer {
   const HttpRequest* req = nullptr;
   CURL* curl = nullptr;
   HttpResponse resp;
-  uint64_t got = 0;       ///< body bytes received into `out`
-  bool overflow = false;  ///< more body than expected / allowed
+  uint64_t got = 0;          ///< body bytes received into `out`
+  size_t extent_cursor = 0;  ///< copy_into_extents' cursor over req->extents
+  bool overflow = false;     ///< more body than expected / allowed
   bool error_body = false;
   Clock::time_point deadline{};  ///< overall deadline (max = none)
   bool deadline_hit = false;
@@ -156,12 +157,16 @@ size_t on_body(char* data, size_t size, size_t nmemb, void* user) {
   curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
   if (t->stats) t->stats->http_bytes += n;
   const HttpRequest& req = *t->req;
-  if (status >= 200 && status < 300 && req.expect && req.out) {
+  if (status >= 200 && status < 300 && req.expect && (req.out || !req.extents.empty())) {
     if (t->got + n > *req.expect) {
       t->overflow = true;
       return 0;  // abort: more bytes than the range holds
     }
-    std::memcpy(req.out + t->got, data, n);
+    if (req.out)
+      std::memcpy(req.out + t->got, data, n);
+    else
+      copy_into_extents(req.extents, req.extents_base + t->got, reinterpret_cast<const uint8_t*>(data), n,
+                        t->extent_cursor);
     t->got += n;
     return n;
   }
@@ -363,7 +368,7 @@ std::optional<std::string> retry_reason(CURLcode rc, long status, const Transfer
                        t.resp.content_range->last);
   // (With a Content-Range the body matches it: a range other than the one asked for is the
   // caller's to judge, e.g. a file shorter than a manifest says.)
-  if (req.expect && req.out && got != *req.expect && status == 206 && !t.resp.content_range)
+  if (req.expect && (req.out || !req.extents.empty()) && got != *req.expect && status == 206 && !t.resp.content_range)
     return fmt::format("short body ({} of {} bytes)", got, *req.expect);
   return std::nullopt;
 }
@@ -440,6 +445,14 @@ HttpResponse HttpClient::perform_now(const HttpRequest& req) const {
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     t.resp.status = status;
+    if (curl_off_t first_byte_us = 0; rc == CURLE_OK &&
+                                      curl_easy_getinfo(h, CURLINFO_STARTTRANSFER_TIME_T, &first_byte_us) == CURLE_OK &&
+                                      first_byte_us > 0) {
+      uint64_t seen = min_first_byte_us_.load(std::memory_order_relaxed);
+      const auto now = static_cast<uint64_t>(first_byte_us);
+      while (now < seen && !min_first_byte_us_.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+      }
+    }
     if (spdlog::should_log(spdlog::level::debug)) {
       using ms = std::chrono::duration<double, std::milli>;
       spdlog::debug("http: {} {}{}{} -> {} ({} bytes), started at {:.1f} ms, took {:.1f} ms", req.head ? "HEAD" : "GET",
@@ -450,6 +463,12 @@ HttpResponse HttpClient::perform_now(const HttpRequest& req) const {
     if (!problem) return std::move(t.resp);
     backoff(req, *problem, attempt, Clock::now() - first, retry_deadline);
   }
+}
+
+std::optional<double> HttpClient::observed_latency_ms() const {
+  const uint64_t us = min_first_byte_us_.load(std::memory_order_relaxed);
+  if (us == UINT64_MAX) return std::nullopt;
+  return static_cast<double>(us) / 1000.0;
 }
 
 void HttpClient::backoff(const HttpRequest& req, const std::string& problem, unsigned attempt,

@@ -4,16 +4,19 @@
 // process-wide pool, so open connections are reused by whichever thread asks next.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "common/bytes.h"
 #include "common/read_stats.h"
+#include "io/coalesce.h"
 #include "io/remote/storage_options.h"
 
 namespace lance::io {
@@ -31,6 +34,10 @@ struct HttpRequest {
   /// Expected body length (Range GETs): the body lands in `out`; anything else is a short or long body.
   std::optional<uint64_t> expect;
   uint8_t* out = nullptr;
+  /// With `expect` and no `out`: the parts of the body to keep, as file offsets from
+  /// `extents_base` (the range's first byte); the rest of the body is dropped as it arrives.
+  std::span<const ReadExtent> extents;
+  uint64_t extents_base = 0;
   uint64_t max_body = 64 << 20;  ///< bodies without `expect` longer than this are refused
 };
 
@@ -89,6 +96,11 @@ class HttpClient {
   /// Throws Error(io) describing a failed response (403, 404, wrong region, ...) for `what`.
   [[noreturn]] void fail(const HttpRequest& req, const HttpResponse& resp) const;
 
+  /// The shortest time to first byte (connection set-up included) of this client's answered
+  /// requests so far, in milliseconds: the store's round trip as this process sees it
+  /// (listings and manifests come first). nullopt before any request was answered.
+  std::optional<double> observed_latency_ms() const;
+
  private:
   /// After failed attempt `attempt` (0-based), `retrying` into the request: throws Error(io)
   /// when the retry budget (max_retries, retry_deadline) is spent, else logs and sleeps the
@@ -105,7 +117,8 @@ class HttpClient {
   bool sign_;
   bool s3_;
   std::shared_ptr<ReadStats> stats_;
-  std::string sigv4_;  ///< "aws:amz:REGION:s3"
+  std::string sigv4_;                                            ///< "aws:amz:REGION:s3"
+  mutable std::atomic<uint64_t> min_first_byte_us_{UINT64_MAX};  ///< observed_latency_ms, in µs
 };
 
 }  // namespace lance::io

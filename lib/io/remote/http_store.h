@@ -32,7 +32,7 @@ class HttpStoreBase : public ObjectStore {
   bool remote() const override { return true; }
 
   IoOptions tune(IoOptions base) const override {
-    base.block_size = options_.effective_coalesce_gap();
+    base.block_size = options_.effective_coalesce_gap(client_->observed_latency_ms());
     base.max_iop_size = options_.effective_max_request_size();
     base.io_threads = options_.parallelism;
     base.inline_read_bytes = 0;  // a request waits a round trip: always on the pool
@@ -77,7 +77,7 @@ class HttpStoreBase : public ObjectStore {
     m.round_trip_bytes = options_.round_trip_bytes();
     m.tail_read_size = options_.effective_tail_read_size();
     m.whole_file_limit = std::max<uint64_t>(32 << 20, options_.effective_max_request_size());
-    m.coalesce_gap = options_.effective_coalesce_gap();
+    m.coalesce_gap = options_.effective_coalesce_gap(client_->observed_latency_ms());
     m.requests_in_flight = options_.parallelism;
     return m;
   }
@@ -130,7 +130,7 @@ class HttpStoreBase : public ObjectStore {
                                              uint64_t tail = 0) const {
     // Units a scan announces are fetched at once up to 4 of the largest requests (in pieces of
     // at most one), neighbours within the coalescing gap sharing a GET.
-    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 16, options_.effective_coalesce_gap(),
+    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 32, options_.effective_coalesce_gap(),
                                       4 * options_.effective_max_request_size()};
     if (tail > options_.effective_tail_read_size())  // the whole file: in pieces, concurrently
       return RemoteFile::open_whole(client_, url, display, tail, whole_file_part(), ahead);

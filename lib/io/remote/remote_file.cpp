@@ -133,14 +133,25 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
     end = from;
   }
   if (read_ahead_.bytes == 0) return fetch(offset, end, out);
-  if (read_from_windows(offset, end, out)) return;
-  // A new window when the read lies inside an announced unit.
+  // Windows may cover parts of the read (a scan's batches rarely start where the pieces fetched
+  // ahead do): their parts come from memory, and only the holes between them are fetched.
+  for (uint64_t at = offset; at < end;) {
+    at = copy_from_windows(at, end, out + (at - offset));
+    if (at == end) return;
+    const uint64_t hole_end = next_window_start(at, end);
+    at = read_hole(at, hole_end, out + (at - offset));
+  }
+}
+
+uint64_t RemoteFile::read_hole(uint64_t offset, uint64_t end, uint8_t* out) const {
   std::shared_future<Buffer> data;
   std::promise<Buffer> promise;
   uint64_t start = 0, stop = 0;
-  bool owner = false;
+  std::shared_ptr<std::atomic<uint64_t>> copied;  // a cell's bytes copied out so far
   {
     std::lock_guard lock(mutex_);
+    // Another read may have added a window here since the caller looked: use that one.
+    if (window_reaching_furthest(offset)) return offset;
     // The last unit starting at or before `offset`.
     auto it = std::upper_bound(units_.begin(), units_.end(), offset,
                                [](uint64_t o, const Unit& u) { return o < u.range.offset; });
@@ -148,55 +159,85 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
       const ByteRange& u = std::prev(it)->range;
       const size_t next = std::prev(it)->next;
       const uint64_t u_end = std::min(u.end(), tail_start_);
-      // Worth a window when the read is a strict part of the unit (a batch of a page), or
-      // all of a small one (batches of a one-chunk page read it again and again); a large
-      // unit read whole (a full-zip page) is read once and needs no copy.
+      const uint64_t unit_bytes = u_end > u.offset ? u_end - u.offset : 0;
       constexpr uint64_t kSmallUnit = 1 << 20;
-      if (end <= u_end && (end - offset < u_end - u.offset || u_end - u.offset <= kSmallUnit)) {
-        start = u_end - u.offset <= read_ahead_.bytes ? u.offset : offset;
-        stop = std::min(u_end, start + read_ahead_.bytes);
-        if (end <= stop &&
-            (stop - start > end - offset || end - offset <= kSmallUnit)) {  // else the window is the read
-          data = promise.get_future().share();
-          owner = true;
-          add_window(start, stop, data);
-          // The column's next page: its buffers are the next units announced.
-          if (next != SIZE_MAX) prefetch_unit(next);
-          if (next != SIZE_MAX && next + 1 < order_.size()) prefetch_unit(next + 1);
-        }
+      if (offset < u_end && unit_bytes > read_ahead_.bytes) {
+        // A unit larger than a request (a page a scan reads batch by batch): windows are the
+        // cells of a grid at multiples of read_ahead_.bytes, so reads that start anywhere,
+        // at the same time, share their cells instead of fetching overlapping ranges.
+        const uint64_t cell = read_ahead_.bytes;
+        start = std::max(u.offset, offset / cell * cell);
+        stop = std::min(u_end, (offset / cell + 1) * cell);
+        end = std::min(end, stop);
+        // The unit's next cells, up to ahead_bytes, are fetched meanwhile: a scan reading
+        // the page batch by batch finds them in memory (its batches in flight may span less).
+        // Only while the windows have room: cells fetched ahead must not push out the cells that
+        // other columns' reads still need.
+        for (uint64_t at = stop; at < u_end && at - stop < 2 * read_ahead_.ahead_bytes; at += cell)
+          if (unread_windows() + 1 < read_ahead_.max_windows / 2 && !window_reaching_furthest(at))
+            prefetch_range(at, std::min(u_end, at + cell), true);
+        copied = std::make_shared<std::atomic<uint64_t>>(0);
+      } else if (end <= u_end && (end - offset < unit_bytes || unit_bytes <= kSmallUnit)) {
+        // A small unit: worth a window when the read is a strict part of it (a batch of a
+        // page), or all of a small one (batches of a one-chunk page read it again and
+        // again); a larger unit read whole is read once and needs no copy.
+        start = u.offset;
+        stop = u_end;
+        // The column's next page: its buffers are the next units announced.
+        if (next != SIZE_MAX) prefetch_unit(next);
+        if (next != SIZE_MAX && next + 1 < order_.size()) prefetch_unit(next + 1);
+      }
+      if (stop > start) {
+        data = promise.get_future().share();
+        add_window(start, stop, data, copied);
       }
     }
   }
-  if (!data.valid()) return fetch(offset, end, out);  // not inside an announced unit
-  if (owner) {
-    try {
-      auto buf = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
-      fetch(start, stop, buf.get());
-      promise.set_value(std::move(buf));
-    } catch (...) {
-      promise.set_exception(std::current_exception());
-      std::lock_guard lock(mutex_);
-      std::erase_if(windows_, [&](const Window& w) { return w.start == start && w.end == stop; });
-    }
+  if (!data.valid()) {  // not inside an announced unit
+    fetch(offset, end, out);
+    return end;
+  }
+  try {
+    auto buf = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
+    fetch(start, stop, buf.get());
+    promise.set_value(std::move(buf));
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+    std::lock_guard lock(mutex_);
+    std::erase_if(windows_, [&](const Window& w) { return w.start == start && w.end == stop; });
   }
   const Buffer& bytes = data.get();  // rethrows the window's failure
   std::memcpy(out, bytes.get() + (offset - start), end - offset);
+  if (copied) count_copied(copied, end - offset, stop - start);
+  return end;
 }
 
-bool RemoteFile::read_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const {
+void RemoteFile::count_copied(const std::shared_ptr<std::atomic<uint64_t>>& copied, uint64_t n,
+                              uint64_t window_bytes) const {
+  if (copied->fetch_add(n) + n < window_bytes) return;
+  // Every byte of the cell has been read (a scan reads each once): its memory can go now,
+  // for the next cells to reuse, instead of when it becomes the least recently used.
+  std::lock_guard lock(mutex_);
+  std::erase_if(windows_, [&](const Window& w) { return w.copied == copied; });
+}
+
+uint64_t RemoteFile::copy_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const {
   struct Piece {
     uint64_t start, end;
     std::shared_future<Buffer> data;
+    std::shared_ptr<std::atomic<uint64_t>> copied;
   };
-  std::vector<Piece> pieces;  // windows covering [offset, end), in order
+  std::vector<Piece> pieces;  // windows covering [offset, covered), in order
+  uint64_t covered = offset;
   {
     std::lock_guard lock(mutex_);
-    for (uint64_t at = offset; at < end;) {
-      Window* best = window_reaching_furthest(at);
-      if (!best) return false;
+    while (covered < end) {
+      Window* best = window_reaching_furthest(covered);
+      if (!best) break;
       best->used = ++clock_;
-      pieces.push_back(Piece{best->start, best->end, best->data});
-      at = best->end;
+      best->read = true;
+      pieces.push_back(Piece{best->start, best->end, best->data, best->copied});
+      covered = best->end;
     }
   }
   uint64_t at = offset;
@@ -204,9 +245,18 @@ bool RemoteFile::read_from_windows(uint64_t offset, uint64_t end, uint8_t* out) 
     const Buffer& bytes = p.data.get();  // rethrows the window's failure
     const uint64_t upto = std::min(end, p.end);
     std::memcpy(out + (at - offset), bytes.get() + (at - p.start), upto - at);
+    if (p.copied) count_copied(p.copied, upto - at, p.end - p.start);
     at = upto;
   }
-  return true;
+  return at;
+}
+
+uint64_t RemoteFile::next_window_start(uint64_t offset, uint64_t end) const {
+  std::lock_guard lock(mutex_);
+  uint64_t next = end;
+  for (const auto& w : windows_)
+    if (w.start > offset && w.start < next) next = w.start;
+  return next;
 }
 
 void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
@@ -239,7 +289,8 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
   size_t started = 0;
   for (const auto& m : merged) {
     for (uint64_t at = m.offset; at < m.end();) {
-      const uint64_t stop = std::min(m.end(), at + read_ahead_.bytes);
+      // Pieces end on the grid read_hole's windows use (multiples of read_ahead_.bytes).
+      const uint64_t stop = std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes);
       if (stop - at > budget || started == max_pieces) return;
       prefetch_range(at, stop);
       budget -= stop - at;
@@ -249,13 +300,14 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
   }
 }
 
-void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data) const {
+void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data,
+                            std::shared_ptr<std::atomic<uint64_t>> copied) const {
   if (windows_.size() >= std::max<size_t>(1, read_ahead_.max_windows)) {
     auto lru = std::min_element(windows_.begin(), windows_.end(),
                                 [](const Window& a, const Window& b) { return a.used < b.used; });
     windows_.erase(lru);  // readers of it keep its data alive
   }
-  windows_.push_back(Window{start, stop, std::move(data), ++clock_});
+  windows_.push_back(Window{start, stop, std::move(data), ++clock_, false, std::move(copied)});
 }
 
 void RemoteFile::prefetch_unit(size_t i) const {
@@ -270,6 +322,10 @@ void RemoteFile::prefetch_unit(size_t i) const {
   }
 }
 
+size_t RemoteFile::unread_windows() const {
+  return static_cast<size_t>(std::count_if(windows_.begin(), windows_.end(), [](const Window& w) { return !w.read; }));
+}
+
 RemoteFile::Window* RemoteFile::window_reaching_furthest(uint64_t at) const {
   Window* best = nullptr;
   for (auto& w : windows_)
@@ -277,7 +333,7 @@ RemoteFile::Window* RemoteFile::window_reaching_furthest(uint64_t at) const {
   return best;
 }
 
-void RemoteFile::prefetch_range(uint64_t start, uint64_t stop) const {
+void RemoteFile::prefetch_range(uint64_t start, uint64_t stop, bool cell) const {
   auto promise = std::make_shared<std::promise<Buffer>>();
   auto data = promise->get_future().share();
   try {
@@ -296,16 +352,46 @@ void RemoteFile::prefetch_range(uint64_t start, uint64_t stop) const {
   } catch (const std::system_error&) {
     return;  // no thread to be had: the range is fetched when a read gets there
   }
-  add_window(start, stop, std::move(data));
+  add_window(start, stop, std::move(data), cell ? std::make_shared<std::atomic<uint64_t>>(0) : nullptr);
 }
 
-void RemoteFile::fetch(uint64_t offset, uint64_t end, uint8_t* out) const {
+void RemoteFile::read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const {
+  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
+                offset, length, size_);
+  // What memory holds (the tail, windows) is copied; the rest is fetched, without the holes.
+  std::vector<ReadExtent> rest;
+  for (const auto& e : extents) {
+    if (e.length == 0) continue;
+    if (e.offset >= tail_start_) {
+      std::memcpy(e.out, tail_data_ + (e.offset - tail_start_), e.length);
+      continue;
+    }
+    if (read_ahead_.bytes > 0 && copy_from_windows(e.offset, e.end(), e.out) == e.end()) continue;
+    rest.push_back(e);
+  }
+  if (rest.empty()) return;
+  uint64_t lo = rest.front().offset, hi = 0;
+  for (const auto& e : rest) hi = std::max(hi, e.end());
+  if (rest.size() == 1) return read_at(rest[0].offset, rest[0].length, rest[0].out);
+  // Sorted by offset already (a subsequence of `extents`); the tail's part of the last ones
+  // was handled above only when wholly inside it.
+  if (hi > tail_start_) {
+    // An extent straddling the tail: read through read_at, which splits it.
+    for (const auto& e : rest) read_at(e.offset, e.length, e.out);
+    return;
+  }
+  fetch(lo, hi, nullptr, rest);
+}
+
+void RemoteFile::fetch(uint64_t offset, uint64_t end, uint8_t* out, std::span<const ReadExtent> extents) const {
   HttpRequest req;
   req.url = url_;
   req.display = display_;
   req.range = fmt::format("{}-{}", offset, end - 1);
   req.expect = end - offset;
   req.out = out;
+  req.extents = extents;
+  req.extents_base = offset;
   HttpResponse resp = client_->perform(req);
   if (resp.status == 206) {
     if (resp.content_range && (resp.content_range->first != offset || resp.content_range->last != end - 1))

@@ -4,6 +4,7 @@
 // request when they fit.
 #pragma once
 
+#include <atomic>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -18,7 +19,8 @@ namespace lance::io {
 class RemoteFile final : public RandomAccessFile, public std::enable_shared_from_this<RemoteFile> {
  public:
   /// Read-ahead of the units a scan announces (`will_read`): a read shorter than a unit
-  /// fetches the whole unit (at most `bytes` of it from the read's offset) in one GET, and the
+  /// fetches the whole unit (of a unit larger than `bytes`, the cell of a grid at multiples of
+  /// `bytes` that holds the read's start) in one GET, and the
   /// unit's later reads come from memory; the two units announced after it (a column's next
   /// page) are then fetched in the background, so a stream of pages rarely waits. `bytes` 0
   /// turns it off. At most `max_windows` fetched units are kept (the least recently used go).
@@ -57,30 +59,54 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   uint64_t size() const override { return size_; }
   void read_at(uint64_t offset, uint64_t length, uint8_t* out) const override;
   void will_read(const std::vector<ByteRange>& units) const override;
+  /// Extents in the cached tail or in windows come from memory; the others arrive in one GET
+  /// of the range they span, whose other bytes are dropped as they arrive.
+  void read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const override;
   bool in_memory() const override { return tail_start_ == 0; }
 
  private:
   RemoteFile() = default;
-  /// GETs bytes [offset, end) into `out` (one Range request, retried by the client).
-  void fetch(uint64_t offset, uint64_t end, uint8_t* out) const;
+  /// GETs bytes [offset, end) into `out` (one Range request, retried by the client); with
+  /// `out` null, keeps only `extents` (sorted, inside the range).
+  void fetch(uint64_t offset, uint64_t end, uint8_t* out, std::span<const ReadExtent> extents = {}) const;
   /// Starts fetching unit `order_[i]` whole on a thread of its own (which keeps the file
   /// alive), unless it is fetched already or too large; call with mutex_ held.
   void prefetch_unit(size_t i) const;
   /// Adds a window, dropping the least recently used beyond max_windows; mutex_ held.
   /// Fetched bytes in memory that was not zero-filled first (std::make_shared_for_overwrite).
   using Buffer = std::shared_ptr<const uint8_t[]>;
-  void add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data) const;
-  /// Starts fetching bytes [start, stop) into a new window on a thread of its own; mutex_ held.
-  void prefetch_range(uint64_t start, uint64_t stop) const;
-  /// Copies [offset, end) into `out` when windows cover all of it (waiting for those still in
-  /// flight) and returns true; false (nothing copied) otherwise. Takes mutex_ itself.
-  bool read_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const;
+  /// `copied` (a grid cell's, else null) counts the bytes reads have copied out of it.
+  void add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data,
+                  std::shared_ptr<std::atomic<uint64_t>> copied = nullptr) const;
+  /// Starts fetching bytes [start, stop) into a new window (a grid cell's, when `cell`) on a
+  /// thread of its own; mutex_ held.
+  void prefetch_range(uint64_t start, uint64_t stop, bool cell = false) const;
+  /// Adds `n` to a cell's copied bytes and drops the cell once all `window_bytes` were copied
+  /// out. Takes mutex_ itself.
+  void count_copied(const std::shared_ptr<std::atomic<uint64_t>>& copied, uint64_t n, uint64_t window_bytes) const;
+  /// Copies the longest prefix [offset, covered) of [offset, end) that windows cover into `out`
+  /// (waiting for those still in flight) and returns `covered` (`offset`: nothing copied).
+  /// Takes mutex_ itself.
+  uint64_t copy_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const;
+  /// The first start of a window inside (offset, end), else `end`. Takes mutex_ itself.
+  uint64_t next_window_start(uint64_t offset, uint64_t end) const;
+  /// Reads a first part [offset, r) of [offset, end), which no window covered at `offset` when
+  /// the caller looked, and returns r: through a new window when it lies inside an announced
+  /// unit (a small unit's window is all of it; a large unit's is its cell of a grid at
+  /// multiples of ReadAhead::bytes, so r may stop at the cell's end), else straight into `out`
+  /// (r = end). Returns `offset` (nothing read) when a window covers it by now.
+  uint64_t read_hole(uint64_t offset, uint64_t end, uint8_t* out) const;
   /// A fetched (or being fetched) read-ahead window: bytes [start, end) of the file.
   struct Window {
     uint64_t start = 0, end = 0;
     std::shared_future<Buffer> data;
     uint64_t used = 0;  ///< last use, for eviction
+    bool read = false;  ///< a read has copied from it
+    /// A grid cell of a large unit: bytes copied out so far (dropped when all were); else null.
+    std::shared_ptr<std::atomic<uint64_t>> copied;
   };
+  /// Windows no read has copied from yet (fetched ahead, or still in flight); mutex_ held.
+  size_t unread_windows() const;
   /// Of the windows holding byte `at`, the one that reaches furthest (nullptr: none); mutex_ held.
   Window* window_reaching_furthest(uint64_t at) const;
   std::shared_ptr<const HttpClient> client_;

@@ -191,8 +191,11 @@ void StorageOptions::set(const std::string& raw_key, const std::string& value) {
     max_retries = static_cast<unsigned>(parse_bytes(raw_key, value));
   else if (key == "overall_timeout")
     overall_timeout_ms = parse_duration_ms(raw_key, value);
-  else if (key == "latency_ms")
+  else if (key == "latency_ms") {
     latency_ms = parse_number(raw_key, value);
+    latency_set = true;
+  } else if (key == "link_bandwidth_mib_s")
+    link_bandwidth_mib_s = parse_number(raw_key, value);
   else if (key == "bandwidth_mib_s")
     bandwidth_mib_s = parse_number(raw_key, value);
   else if (key == "io_parallelism")
@@ -208,16 +211,18 @@ void StorageOptions::set(const std::string& raw_key, const std::string& value) {
         "unknown storage option '{}' (known: aws_endpoint, aws_region, aws_access_key_id, aws_secret_access_key, "
         "aws_session_token, allow_http, aws_virtual_hosted_style_request, aws_skip_signature, connect_timeout, "
         "timeout, client_retry_timeout, client_max_retries, overall_timeout, latency_ms, bandwidth_mib_s, "
+        "link_bandwidth_mib_s, "
         "io_parallelism, coalesce_gap, max_request_size, tail_read_size; Azure: azure_storage_account_name, "
         "azure_storage_account_key, azure_storage_sas_token, azure_storage_token, azure_storage_endpoint, "
         "azure_storage_use_emulator, azure_skip_signature, azure_storage_connection_string)",
         raw_key);
 }
 
-uint64_t StorageOptions::effective_coalesce_gap() const {
+uint64_t StorageOptions::effective_coalesce_gap(std::optional<double> observed_latency_ms) const {
   if (coalesce_gap) return *coalesce_gap;
-  const double bdp = latency_ms / 1000.0 * bandwidth_mib_s * 1048576.0;
-  return clamp_u64(bdp / std::max(1u, parallelism), 64 * 1024, 8 * 1024 * 1024);
+  const double ms = !latency_set && observed_latency_ms ? *observed_latency_ms : latency_ms;
+  const double per_slot_mib_s = std::min(bandwidth_mib_s, link_bandwidth_mib_s / std::max(1u, parallelism));
+  return clamp_u64(ms / 1000.0 * per_slot_mib_s * 1048576.0, 64 * 1024, 8 * 1024 * 1024);
 }
 
 uint64_t StorageOptions::effective_max_request_size() const {

@@ -62,9 +62,16 @@ struct StorageOptions {
   uint64_t overall_timeout_ms = 0;  ///< overall_timeout: all network I/O of the process (0 = none)
 
   // --- network model (read planning) ---
-  double latency_ms = 25;                    ///< latency_ms: time to first byte of one request
-  double bandwidth_mib_s = 100;              ///< bandwidth_mib_s: throughput of one connection
-  unsigned parallelism = 32;                 ///< io_parallelism: requests in flight per file
+  /// latency_ms: time to first byte of one request. Unless set, reads are planned with the
+  /// time the store's first small requests took (HttpClient::observed_latency_ms) instead.
+  double latency_ms = 25;
+  bool latency_set = false;      ///< latency_ms was given
+  double bandwidth_mib_s = 100;  ///< bandwidth_mib_s: throughput of one connection
+  /// link_bandwidth_mib_s: throughput of all connections together (the network link, or the
+  /// store's limit). The default is what Ceph RGW behind scripts/delayproxy.mjs on loopback
+  /// delivered to parallel ranged GETs (153 MB in 0.35 s).
+  double link_bandwidth_mib_s = 400;
+  unsigned parallelism = 64;  ///< io_parallelism: requests in flight per file (Lance's default for object stores)
   std::optional<uint64_t> coalesce_gap;      ///< coalesce_gap: bytes (default from the model)
   std::optional<uint64_t> max_request_size;  ///< max_request_size: bytes (default from the model)
   std::optional<uint64_t> tail_read_size;    ///< tail_read_size: bytes of the speculative tail read that opens a file
@@ -78,10 +85,14 @@ struct StorageOptions {
   /// never contains the value of a secret key.
   void set(const std::string& key, const std::string& value);
 
-  /// Holes up to this many bytes are read through rather than split into two requests:
-  /// latency × bandwidth / parallelism (bytes one connection could move while a new request
-  /// waits for its first byte, shared among the requests in flight), clamped to [64 KiB, 8 MiB].
-  uint64_t effective_coalesce_gap() const;
+  /// Holes up to this many bytes are read through rather than split into two requests: the
+  /// round trip × min(bandwidth, link bandwidth / parallelism), clamped to [64 KiB, 8 MiB].
+  /// With the requests in flight sharing the link, one more request costs about a round trip
+  /// / parallelism, and reading a hole costs hole / link bandwidth: below this gap reading
+  /// through is cheaper. The round trip is `observed_latency_ms` (the store's first answers, as
+  /// measured by HttpClient) unless latency_ms is set or nothing was measured yet; coalesce_gap
+  /// overrides it all. Defaults: 160 KiB at 25 ms; 320 KiB where the first byte takes 50 ms.
+  uint64_t effective_coalesce_gap(std::optional<double> observed_latency_ms = std::nullopt) const;
   /// Largest single request: enough to keep a connection busy for ~4 latencies, clamped to
   /// [4 MiB, 64 MiB] and rounded down to a power of two (defaults: 8 MiB). Through Ceph RGW
   /// behind a 25 ms proxy, 4 MiB pieces of a 15 MB file arrived in 245 ms where 5.2 MiB
