@@ -134,13 +134,32 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
   }
   if (read_ahead_.bytes == 0) return fetch(offset, end, out);
   // Windows may cover parts of the read (a scan's batches rarely start where the pieces fetched
-  // ahead do): their parts come from memory, and only the holes between them are fetched.
+  // ahead do): their parts come from memory, and only the holes between them are fetched. The
+  // holes go first: a window still in flight must not hold back a request for a hole.
+  std::vector<ByteRange> held;  // parts windows cover, copied once the holes are read
   for (uint64_t at = offset; at < end;) {
-    at = copy_from_windows(at, end, out + (at - offset));
-    if (at == end) return;
-    const uint64_t hole_end = next_window_start(at, end);
-    at = read_hole(at, hole_end, out + (at - offset));
+    if (const uint64_t c = covered_until(at, end); c > at) {
+      held.push_back(ByteRange{at, c - at});
+      at = c;
+      continue;
+    }
+    at = read_hole(at, next_window_start(at, end), out + (at - offset));
   }
+  for (const auto& h : held) {
+    const uint64_t got = copy_from_windows(h.offset, h.end(), out + (h.offset - offset));
+    if (got < h.end()) read_at(got, h.end() - got, out + (got - offset));  // a window let go meanwhile
+  }
+}
+
+uint64_t RemoteFile::covered_until(uint64_t offset, uint64_t end) const {
+  std::lock_guard lock(mutex_);
+  uint64_t covered = offset;
+  while (covered < end) {
+    const Window* w = window_reaching_furthest(covered);
+    if (!w) break;
+    covered = w->end;
+  }
+  return std::min(covered, end);
 }
 
 uint64_t RemoteFile::read_hole(uint64_t offset, uint64_t end, uint8_t* out) const {
@@ -289,8 +308,11 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
   size_t started = 0;
   for (const auto& m : merged) {
     for (uint64_t at = m.offset; at < m.end();) {
-      // Pieces end on the grid read_hole's windows use (multiples of read_ahead_.bytes).
-      const uint64_t stop = std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes);
+      // A range longer than a request is cut on the grid read_hole's windows use (multiples of
+      // read_ahead_.bytes); a shorter one is one piece wherever it lies.
+      const uint64_t stop = m.length <= read_ahead_.bytes
+                                ? m.end()
+                                : std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes);
       if (stop - at > budget || started == max_pieces) return;
       prefetch_range(at, stop);
       budget -= stop - at;
@@ -359,16 +381,27 @@ void RemoteFile::read_extents(uint64_t offset, uint64_t length, std::span<const 
   check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
                 offset, length, size_);
   // What memory holds (the tail, windows) is copied; the rest is fetched, without the holes.
-  std::vector<ReadExtent> rest;
+  // Windows still in flight are waited for after the rest has been fetched.
+  std::vector<ReadExtent> rest, held;
   for (const auto& e : extents) {
     if (e.length == 0) continue;
     if (e.offset >= tail_start_) {
       std::memcpy(e.out, tail_data_ + (e.offset - tail_start_), e.length);
       continue;
     }
-    if (read_ahead_.bytes > 0 && copy_from_windows(e.offset, e.end(), e.out) == e.end()) continue;
-    rest.push_back(e);
+    if (read_ahead_.bytes > 0 && covered_until(e.offset, e.end()) == e.end())
+      held.push_back(e);
+    else
+      rest.push_back(e);
   }
+  fetch_extents(rest);
+  for (const auto& e : held) {
+    const uint64_t got = copy_from_windows(e.offset, e.end(), e.out);
+    if (got < e.end()) read_at(got, e.end() - got, e.out + (got - e.offset));  // a window let go meanwhile
+  }
+}
+
+void RemoteFile::fetch_extents(std::span<const ReadExtent> rest) const {
   if (rest.empty()) return;
   uint64_t lo = rest.front().offset, hi = 0;
   for (const auto& e : rest) hi = std::max(hi, e.end());

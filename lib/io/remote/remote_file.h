@@ -88,6 +88,12 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   /// (waiting for those still in flight) and returns `covered` (`offset`: nothing copied).
   /// Takes mutex_ itself.
   uint64_t copy_from_windows(uint64_t offset, uint64_t end, uint8_t* out) const;
+  /// How far from `offset` (up to `end`) windows cover the bytes, fetched or in flight, without
+  /// waiting for any. Takes mutex_ itself.
+  uint64_t covered_until(uint64_t offset, uint64_t end) const;
+  /// Fetches `rest` (sorted extents below the cached tail): one read_at for one, else one GET
+  /// of the range they span that keeps only them.
+  void fetch_extents(std::span<const ReadExtent> rest) const;
   /// The first start of a window inside (offset, end), else `end`. Takes mutex_ itself.
   uint64_t next_window_start(uint64_t offset, uint64_t end) const;
   /// Reads a first part [offset, r) of [offset, end), which no window covered at `offset` when
