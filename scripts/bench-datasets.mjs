@@ -109,6 +109,7 @@ export function benchDatasets(SCALE, FANOUT = 1) {
   const nestedFragments = SCALE > 1 ? Math.round(8 * SCALE) : 8;
 return {
   text: {
+    writeRows: 200000,  // ~0.9 GB of Arrow IPC per write above scale 1 (LanceDB's JS writes one buffer)
     rows: Math.round(110000 * SCALE),
     cols: ['id', 'url', 'text', 'language', 'score', 'token_count'],
     one: 'text',
@@ -126,6 +127,7 @@ return {
     },
   },
   vectors: {
+    writeRows: 500000,
     rows: Math.round(100000 * SCALE),
     cols: ['id', 'vector'],
     one: 'vector',

@@ -80,8 +80,10 @@ async function ensureDataset(name, version) {
   const db = await lancedb.connect(dir);
   const rng = mulberry32(0x5eed + name.length);
   // One write per fragment (the nested dataset asks for 8); otherwise one write for the whole
-  // table, which Lance splits into files of its default size.
-  const frags = ds.fragments || 1;
+  // table, which Lance splits into files of its default size (1,048,576 rows). Above scale 1,
+  // writes of at most `writeRows` (else 1,048,576) rows each: LanceDB's JS client turns a write
+  // into one buffer, which cannot pass 4 GiB.
+  const frags = ds.fragments || (SCALE > 1 ? Math.ceil(ds.rows / (ds.writeRows || 1048576)) : 1);
   const per = Math.ceil(ds.rows / frags);
   let tbl = null;
   for (let f = 0; f < frags; f++) {
