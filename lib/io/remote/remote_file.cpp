@@ -310,9 +310,8 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
     for (uint64_t at = m.offset; at < m.end();) {
       // A range longer than a request is cut on the grid read_hole's windows use (multiples of
       // read_ahead_.bytes); a shorter one is one piece wherever it lies.
-      const uint64_t stop = m.length <= read_ahead_.bytes
-                                ? m.end()
-                                : std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes);
+      const uint64_t stop =
+          m.length <= read_ahead_.bytes ? m.end() : std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes);
       if (stop - at > budget || started == max_pieces) return;
       prefetch_range(at, stop);
       budget -= stop - at;
