@@ -129,8 +129,10 @@ class HttpStoreBase : public ObjectStore {
   std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display,
                                              uint64_t tail = 0) const {
     // Units a scan announces are fetched at once up to 4 of the largest requests (in pieces of
-    // at most one), neighbours within the coalescing gap sharing a GET.
-    const RemoteFile::ReadAhead ahead{options_.effective_max_request_size(), 32, options_.effective_coalesce_gap(),
+    // at most two), neighbours within the coalescing gap sharing a GET. A page larger than two
+    // requests is fetched in cells of that size: the 153 MB vectors scan then costs 17 GETs
+    // (Lance: 19) where 8 MiB cells cost 26, in the same time.
+    const RemoteFile::ReadAhead ahead{2 * options_.effective_max_request_size(), 32, options_.effective_coalesce_gap(),
                                       4 * options_.effective_max_request_size()};
     if (tail > options_.effective_tail_read_size())  // the whole file: in pieces, concurrently
       return RemoteFile::open_whole(client_, url, display, tail, whole_file_part(), ahead);
