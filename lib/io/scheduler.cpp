@@ -244,29 +244,30 @@ bool IoScheduler::execute(PendingRead& pending, bool only_if_cached) {
           req.ranges[serves[0]].length == rr.length) {
         // The read is exactly one caller range (e.g. a whole page): read into its buffer.
         if (!read(req.results[serves[0]].data())) return false;
-      } else if (!only_if_cached && req.keep == Keeping::off) {
-        // Only the caller's ranges are kept: a remote file never stores the holes between them.
-        std::vector<ReadExtent> extents;
-        extents.reserve(serves.size());
-        for (size_t i : serves) {
-          const ByteRange& want = req.ranges[i];
-          const uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
-          extents.push_back(ReadExtent{lo, hi - lo, req.results[i].data() + (lo - want.offset)});
-        }
-        std::sort(extents.begin(), extents.end(),
-                  [](const ReadExtent& a, const ReadExtent& b) { return a.offset < b.offset; });
-        file_->read_extents(rr.offset, rr.length, extents);
       } else {
-        Bytes buf(rr.length);
-        if (!read(buf.data())) return false;
-        if (req.keep != Keeping::only) {  // Keeping::only: the caller gets empty buffers
+        // Where the caller ranges' parts lie in this read (none with Keeping::only: the caller
+        // gets empty buffers).
+        std::vector<ReadExtent> extents;
+        if (req.keep != Keeping::only) {
+          extents.reserve(serves.size());
           for (size_t i : serves) {
             const ByteRange& want = req.ranges[i];
-            uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
-            std::memcpy(req.results[i].data() + (lo - want.offset), buf.data() + (lo - rr.offset), hi - lo);
+            const uint64_t lo = std::max(want.offset, rr.offset), hi = std::min(want.end(), rr.end());
+            extents.push_back(ReadExtent{lo, hi - lo, req.results[i].data() + (lo - want.offset)});
           }
+          std::sort(extents.begin(), extents.end(),
+                    [](const ReadExtent& a, const ReadExtent& b) { return a.offset < b.offset; });
         }
-        if (req.keep != Keeping::off) keep(rr.offset, std::move(buf));
+        if (!only_if_cached && req.keep == Keeping::off) {
+          // Only the caller's ranges are kept: a remote file never stores the holes between them.
+          file_->read_extents(rr.offset, rr.length, extents);
+        } else {
+          Bytes buf(rr.length);
+          if (!read(buf.data())) return false;
+          size_t cursor = 0;
+          copy_into_extents(extents, rr.offset, buf.data(), rr.length, cursor);
+          if (req.keep != Keeping::off) keep(rr.offset, std::move(buf));
+        }
       }
       stats_.iops++;
       stats_.bytes_read += rr.length;
