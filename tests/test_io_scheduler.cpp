@@ -395,6 +395,61 @@ TEST_CASE("local file: read_at_if_cached reads what the page cache holds, the sa
   std::remove(path.c_str());
 }
 
+TEST_CASE("local file: read_extents reads each extent in place, holes dropped, over many iovecs", "[io]") {
+  const std::string path = "io_local_extents.bin";
+  const Bytes data = RecordingFile::pattern(1 << 20);
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    REQUIRE(std::fwrite(data.data(), 1, data.size(), f) == data.size());
+    std::fclose(f);
+  }
+  auto file = lance::io::LocalFile::open(path);
+  using lance::io::ReadExtent;
+  auto extents_of = [](std::vector<Bytes>& bufs, const std::vector<ByteRange>& ranges) {
+    std::vector<ReadExtent> out;
+    bufs.assign(ranges.size(), Bytes());
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      bufs[i].assign(ranges[i].length, 0xEE);
+      out.push_back(ReadExtent{ranges[i].offset, ranges[i].length, bufs[i].data()});
+    }
+    return out;
+  };
+  auto check_all = [&](const std::vector<Bytes>& bufs, const std::vector<ByteRange>& ranges) {
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      INFO("extent " << i);
+      CHECK(bufs[i] == slice(ranges[i].offset, ranges[i].length));
+    }
+  };
+  SECTION("disjoint extents with holes, the read's range wider than them") {
+    std::vector<ByteRange> ranges = {{100, 50}, {150, 10}, {4096, 3000}, {9000, 1}, {9001, 0}, {500000, 70000}};
+    std::vector<Bytes> bufs;
+    file->read_extents(0, 600000, extents_of(bufs, ranges));
+    check_all(bufs, ranges);
+    CHECK(file->read_extents_if_cached(0, 600000, extents_of(bufs, ranges)));  // just read: cached
+    check_all(bufs, ranges);
+  }
+  SECTION("more extents than one preadv takes") {
+    std::vector<ByteRange> ranges;
+    for (uint64_t i = 0; i < 3000; ++i) ranges.push_back({i * 300 + 7, 200});
+    std::vector<Bytes> bufs;
+    file->read_extents(7, 3000 * 300, extents_of(bufs, ranges));
+    check_all(bufs, ranges);
+  }
+  SECTION("overlapping extents each get their bytes") {
+    std::vector<ByteRange> ranges = {{1000, 500}, {1200, 100}, {1400, 400}, {1400, 10}};
+    std::vector<Bytes> bufs;
+    file->read_extents(1000, 800, extents_of(bufs, ranges));
+    check_all(bufs, ranges);
+  }
+  SECTION("past the end is a corrupt-file error") {
+    std::vector<ByteRange> ranges = {{data.size() - 10, 20}};
+    std::vector<Bytes> bufs;
+    CHECK_THROWS_AS(file->read_extents(data.size() - 10, 20, extents_of(bufs, ranges)), lance::Error);
+  }
+  std::remove(path.c_str());
+}
+
 namespace {
 
 /// A file that answers read_extents itself and records each call's range and extents.

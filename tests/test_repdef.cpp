@@ -9,6 +9,17 @@
 using namespace lance::structural;
 namespace pb = lance::encodings21;
 
+namespace {
+/// A layer's validity flags, all ones when it has none stored (no nulls).
+std::vector<uint8_t> flags(const LayerSlots& s) {
+  if (!s.has_nulls) {
+    CHECK(s.valid.empty());
+    return std::vector<uint8_t>(s.num_slots, 1);
+  }
+  return s.valid;
+}
+}  // namespace
+
 TEST_CASE("unravel: the worked example of repdef.h", "[repdef]") {
   // rows: [1, 2]  null  [null, 5]  []
   std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST};
@@ -17,10 +28,10 @@ TEST_CASE("unravel: the worked example of repdef.h", "[repdef]") {
   REQUIRE(out.size() == 2);
   CHECK(out[0].is_list);
   CHECK(out[0].num_slots == 4);
-  CHECK(out[0].valid == std::vector<uint8_t>{1, 0, 1, 1});
+  CHECK(flags(out[0]) == std::vector<uint8_t>{1, 0, 1, 1});
   CHECK(out[0].offsets == std::vector<int64_t>{0, 2, 2, 4, 4});
   CHECK(out[1].num_slots == 4);
-  CHECK(out[1].valid == std::vector<uint8_t>{1, 1, 0, 1});
+  CHECK(flags(out[1]) == std::vector<uint8_t>{1, 1, 0, 1});
 }
 
 TEST_CASE("unravel: flat columns", "[repdef]") {
@@ -32,7 +43,7 @@ TEST_CASE("unravel: flat columns", "[repdef]") {
   }
   SECTION("nullable items") {
     auto out = unravel({pb::REPDEF_NULLABLE_ITEM}, {}, {0, 1, 0}, 3);
-    CHECK(out[0].valid == std::vector<uint8_t>{1, 0, 1});
+    CHECK(flags(out[0]) == std::vector<uint8_t>{1, 0, 1});
     CHECK(out[0].has_nulls);
   }
   SECTION("zero entries") {
@@ -46,10 +57,10 @@ TEST_CASE("unravel: struct validity above a nullable item", "[repdef]") {
   // def 0 = valid, 1 = a null, 2 = struct null
   auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_ITEM}, {}, {0, 1, 2}, 3);
   REQUIRE(out.size() == 2);
-  CHECK(out[0].valid == std::vector<uint8_t>{1, 1, 0});
+  CHECK(flags(out[0]) == std::vector<uint8_t>{1, 1, 0});
   // a null struct still has a value slot: its child is visible, and null
   CHECK(out[1].num_slots == 3);
-  CHECK(out[1].valid == std::vector<uint8_t>{1, 0, 0});
+  CHECK(flags(out[1]) == std::vector<uint8_t>{1, 0, 0});
 }
 
 TEST_CASE("unravel: list<list<int>>", "[repdef]") {
@@ -98,7 +109,7 @@ TEST_CASE("unravel: ALL_VALID_LIST of NULLABLE_ITEM", "[repdef]") {
   auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_ALL_VALID_LIST}, {1, 0, 1}, {1, 0, 0}, 3);
   CHECK(out[0].offsets == V64{0, 2, 3});
   CHECK_FALSE(out[0].has_nulls);
-  CHECK(out[1].valid == V8{0, 1, 1});
+  CHECK(flags(out[1]) == V8{0, 1, 1});
   CHECK(out[1].has_nulls);
 }
 
@@ -106,7 +117,7 @@ TEST_CASE("unravel: NULLABLE_LIST of ALL_VALID_ITEM", "[repdef]") {
   // [1]  null  [2, 3]   def 1 = null list
   auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST}, {1, 1, 1, 0}, {0, 1, 0, 0}, 4);
   CHECK(out[0].offsets == V64{0, 1, 1, 3});
-  CHECK(out[0].valid == V8{1, 0, 1});
+  CHECK(flags(out[0]) == V8{1, 0, 1});
   CHECK(out[0].has_nulls);
   CHECK(out[1].num_slots == 3);
   CHECK_FALSE(out[1].has_nulls);
@@ -116,7 +127,7 @@ TEST_CASE("unravel: EMPTYABLE_LIST of ALL_VALID_ITEM", "[repdef]") {
   // []  [7]  []         def 1 = empty list
   auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_EMPTYABLE_LIST}, {1, 1, 1}, {1, 0, 1}, 3);
   CHECK(out[0].offsets == V64{0, 0, 1, 1});
-  CHECK(out[0].valid == V8{1, 1, 1});
+  CHECK(flags(out[0]) == V8{1, 1, 1});
   CHECK_FALSE(out[0].has_nulls);
   CHECK(out[1].num_slots == 1);
 }
@@ -126,22 +137,22 @@ TEST_CASE("unravel: EMPTYABLE_LIST of NULLABLE_ITEM", "[repdef]") {
   auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_EMPTYABLE_LIST}, {1, 1, 1, 0}, {1, 2, 0, 1}, 4);
   CHECK(out[0].offsets == V64{0, 1, 1, 3});
   CHECK_FALSE(out[0].has_nulls);
-  CHECK(out[1].valid == V8{0, 1, 0});
+  CHECK(flags(out[1]) == V8{0, 1, 0});
 }
 
 TEST_CASE("unravel: NULLABLE_LIST of NULLABLE_ITEM", "[repdef]") {
   // null  [null]  [5]        def 1 = null item, 2 = null list
   auto out = unravel({pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_LIST}, {1, 1, 1}, {2, 1, 0}, 3);
   CHECK(out[0].offsets == V64{0, 0, 1, 2});
-  CHECK(out[0].valid == V8{0, 1, 1});
-  CHECK(out[1].valid == V8{0, 1});
+  CHECK(flags(out[0]) == V8{0, 1, 1});
+  CHECK(flags(out[1]) == V8{0, 1});
 }
 
 TEST_CASE("unravel: NULL_AND_EMPTY_LIST of ALL_VALID_ITEM", "[repdef]") {
   // []  null  [1]            def 1 = null list, 2 = empty list
   auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST}, {1, 1, 1}, {2, 1, 0}, 3);
   CHECK(out[0].offsets == V64{0, 0, 0, 1});
-  CHECK(out[0].valid == V8{1, 0, 1});
+  CHECK(flags(out[0]) == V8{1, 0, 1});
   CHECK(out[1].num_slots == 1);
   CHECK_FALSE(out[1].has_nulls);
 }
@@ -149,7 +160,7 @@ TEST_CASE("unravel: NULL_AND_EMPTY_LIST of ALL_VALID_ITEM", "[repdef]") {
 TEST_CASE("unravel: only null and empty lists: no visible item", "[repdef]") {
   auto out = unravel({pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST}, {1, 1, 1, 1}, {1, 2, 2, 1}, 4);
   CHECK(out[0].offsets == V64{0, 0, 0, 0, 0});
-  CHECK(out[0].valid == V8{0, 1, 1, 0});
+  CHECK(flags(out[0]) == V8{0, 1, 1, 0});
   CHECK(out[1].num_slots == 0);
 }
 
@@ -162,10 +173,10 @@ TEST_CASE("unravel: list<list<int>> with nulls and empties at both levels", "[re
   auto out = unravel(layers, {2, 0, 1, 1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 0}, 7);
   REQUIRE(out.size() == 3);
   CHECK(out[0].offsets == V64{0, 3, 3, 3, 4});
-  CHECK(out[0].valid == V8{1, 0, 1, 1});
+  CHECK(flags(out[0]) == V8{1, 0, 1, 1});
   CHECK(out[1].offsets == V64{0, 2, 2, 2, 3});
-  CHECK(out[1].valid == V8{1, 0, 1, 1});
-  CHECK(out[2].valid == V8{1, 0, 1});
+  CHECK(flags(out[1]) == V8{1, 0, 1, 1});
+  CHECK(flags(out[2]) == V8{1, 0, 1});
 }
 
 TEST_CASE("unravel: struct<list<int>>: a null struct has a null, itemless list slot", "[repdef]") {
@@ -177,11 +188,11 @@ TEST_CASE("unravel: struct<list<int>>: a null struct has a null, itemless list s
   auto out = unravel(layers, {1, 0, 1, 1, 1}, {0, 1, 4, 2, 3}, 5);
   REQUIRE(out.size() == 3);
   CHECK_FALSE(out[0].is_list);
-  CHECK(out[0].valid == V8{1, 0, 1, 1});
+  CHECK(flags(out[0]) == V8{1, 0, 1, 1});
   CHECK(out[1].is_list);
-  CHECK(out[1].valid == V8{1, 0, 0, 1});
+  CHECK(flags(out[1]) == V8{1, 0, 0, 1});
   CHECK(out[1].offsets == V64{0, 2, 2, 2, 2});
-  CHECK(out[2].valid == V8{1, 0});
+  CHECK(flags(out[2]) == V8{1, 0});
 }
 
 TEST_CASE("unravel: list<struct<a>> with null elements and null children", "[repdef]") {
@@ -192,9 +203,9 @@ TEST_CASE("unravel: list<struct<a>> with null elements and null children", "[rep
                                      pb::REPDEF_NULL_AND_EMPTY_LIST};
   auto out = unravel(layers, {1, 0, 0, 1, 1}, {0, 2, 1, 4, 3}, 5);
   CHECK(out[0].offsets == V64{0, 3, 3, 3});
-  CHECK(out[0].valid == V8{1, 1, 0});
-  CHECK(out[1].valid == V8{1, 0, 1});
-  CHECK(out[2].valid == V8{1, 0, 0});
+  CHECK(flags(out[0]) == V8{1, 1, 0});
+  CHECK(flags(out[1]) == V8{1, 0, 1});
+  CHECK(flags(out[2]) == V8{1, 0, 0});
 }
 
 TEST_CASE("unravel: struct<struct<int>> with an all-valid middle struct", "[repdef]") {
@@ -202,9 +213,9 @@ TEST_CASE("unravel: struct<struct<int>> with an all-valid middle struct", "[repd
   // def 1 = int null, 2 = outer null; rows: valid, int null, outer null
   std::vector<RepDefLayer> layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_ITEM};
   auto out = unravel(layers, {}, {0, 1, 2}, 3);
-  CHECK(out[0].valid == V8{1, 1, 0});
-  CHECK(out[1].valid == V8{1, 1, 0});  // null under a null parent
-  CHECK(out[2].valid == V8{1, 0, 0});
+  CHECK(flags(out[0]) == V8{1, 1, 0});
+  CHECK(flags(out[1]) == V8{1, 1, 0});  // null under a null parent
+  CHECK(flags(out[2]) == V8{1, 0, 0});
 }
 
 TEST_CASE("unravel: list<struct<list<int>>>: rep lands inside the struct", "[repdef]") {
@@ -216,9 +227,9 @@ TEST_CASE("unravel: list<struct<list<int>>>: rep lands inside the struct", "[rep
   auto out = unravel(layers, {2, 0, 1, 2}, {0, 0, 1, 2}, 4);
   REQUIRE(out.size() == 4);
   CHECK(out[0].offsets == V64{0, 2, 3});
-  CHECK(out[1].valid == V8{1, 1, 0});
+  CHECK(flags(out[1]) == V8{1, 1, 0});
   CHECK(out[2].offsets == V64{0, 2, 2, 2});
-  CHECK(out[2].valid == V8{1, 1, 0});
+  CHECK(flags(out[2]) == V8{1, 1, 0});
   CHECK(out[3].num_slots == 2);
 }
 
@@ -407,7 +418,7 @@ TEST_CASE("unravel equals a level-by-level reading of the rules on random levels
       INFO("layer " << k);
       CHECK(got[k].is_list == want[k].is_list);
       CHECK(got[k].num_slots == want[k].num_slots);
-      CHECK(got[k].valid == want[k].valid);
+      CHECK(flags(got[k]) == want[k].valid);
       CHECK(got[k].offsets == want[k].offsets);
       CHECK(got[k].has_nulls == want[k].has_nulls);
     }

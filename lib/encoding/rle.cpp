@@ -1,5 +1,6 @@
 #include "encoding/rle.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "encoding/sizes.h"
@@ -10,17 +11,49 @@ namespace {
 /// Byte length of the u64 header of the block form that gives the values section size.
 constexpr uint64_t kRleBlockHeaderBytes = 8;
 
-uint64_t read_length(ByteView lengths, unsigned length_bits, uint64_t run) {
+/// Run length `run` of a validated lengths buffer (`L`: the length word).
+template <typename L>
+uint64_t length_at(const uint8_t* lengths, uint64_t run) {
+  L v;
+  std::memcpy(&v, lengths + run * sizeof(L), sizeof(L));
+  return v;
+}
+
+/// Calls `f.template operator()<L>()` with `L` the unsigned word of `length_bits` (a word width).
+template <typename F>
+decltype(auto) with_length_word(unsigned length_bits, F&& f) {
   switch (length_bits) {
     case 8:
-      return lengths.read<uint8_t>(run);
+      return f.template operator()<uint8_t>();
     case 16:
-      return lengths.read<uint16_t>(run * 2);
+      return f.template operator()<uint16_t>();
     case 32:
-      return lengths.read<uint32_t>(run * 4);
+      return f.template operator()<uint32_t>();
     default:
-      return lengths.read<uint64_t>(run * 8);
+      return f.template operator()<uint64_t>();
   }
+}
+
+/// Writes runs [0, runs) of `V` values into `out` until `num_values` are written; returns the
+/// first run not (wholly) written, with `produced` the values written. A run longer than what
+/// is left is cut, and `cut` set (the caller decides whether that is allowed).
+template <typename V, typename L>
+uint64_t expand_runs(const uint8_t* values, const uint8_t* lengths, uint64_t runs, uint8_t* out, uint64_t num_values,
+                     uint64_t& produced, bool& cut) {
+  uint64_t r = 0;
+  for (; r < runs && produced < num_values; ++r) {
+    uint64_t len = length_at<L>(lengths, r);
+    if (len > num_values - produced) {
+      cut = true;
+      len = num_values - produced;
+    }
+    V v;
+    std::memcpy(&v, values + r * sizeof(V), sizeof(V));
+    uint8_t* dst = out + produced * sizeof(V);
+    for (uint64_t i = 0; i < len; ++i) std::memcpy(dst + i * sizeof(V), &v, sizeof(V));
+    produced += len;
+  }
+  return r;
 }
 
 uint64_t run_count(ByteView values, ByteView run_lengths, unsigned value_bits, unsigned length_bits) {
@@ -43,14 +76,27 @@ uint64_t run_count(ByteView values, ByteView run_lengths, unsigned value_bits, u
 uint64_t rle_total_length(ByteView run_lengths, unsigned length_bits) {
   if (!is_word_width(length_bits)) throw_unsupported("Rle with {}-bit run lengths is not supported", length_bits);
   const uint64_t runs = run_lengths.size() / (length_bits / 8);
-  uint64_t total = 0;
-  for (uint64_t r = 0; r < runs; ++r) {
-    const uint64_t len = read_length(run_lengths, length_bits, r);
-    check_corrupt(len <= kMaxDecodedBufferBytes && total <= kMaxDecodedBufferBytes - len,
-                  "Rle: run lengths sum past the decode limit");
-    total += len;
-  }
-  return total;
+  return with_length_word(length_bits, [&]<typename L>() {
+    // Lengths narrower than 64 bits cannot overflow a block's sum of 4096 of them: the limit is
+    // checked per block, not per run.
+    constexpr uint64_t kBlock = 4096;
+    uint64_t total = 0;
+    for (uint64_t lo = 0; lo < runs; lo += kBlock) {
+      const uint64_t hi = std::min(runs, lo + kBlock);
+      uint64_t block = 0;
+      for (uint64_t r = lo; r < hi; ++r) {
+        const uint64_t len = length_at<L>(run_lengths.data(), r);
+        if constexpr (sizeof(L) == 8)
+          check_corrupt(len <= kMaxDecodedBufferBytes && block <= kMaxDecodedBufferBytes - len,
+                        "Rle: run lengths sum past the decode limit");
+        block += len;
+      }
+      check_corrupt(block <= kMaxDecodedBufferBytes && total <= kMaxDecodedBufferBytes - block,
+                    "Rle: run lengths sum past the decode limit");
+      total += block;
+    }
+    return total;
+  });
 }
 
 Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, unsigned length_bits, uint64_t num_values,
@@ -64,22 +110,25 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
                 num_values);
   Bytes out(out_bytes);
   uint64_t produced = 0;
-  for (uint64_t r = 0; r < runs && produced < num_values; ++r) {
-    uint64_t len = read_length(run_lengths, length_bits, r);
-    if (len > num_values - produced) {
-      check_corrupt(clamp_overflow, "Rle: runs encode more than the expected {} values", num_values);
-      len = num_values - produced;
+  bool cut = false;
+  const uint64_t next_run = with_length_word(length_bits, [&]<typename L>() {
+    switch (value_bytes) {
+      case 1:
+        return expand_runs<uint8_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+      case 2:
+        return expand_runs<uint16_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+      case 4:
+        return expand_runs<uint32_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+      default:
+        return expand_runs<uint64_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
     }
-    const uint8_t* value = values.data() + r * value_bytes;
-    uint8_t* dst = out.data() + produced * value_bytes;
-    for (uint64_t i = 0; i < len; ++i) std::memcpy(dst + i * value_bytes, value, value_bytes);
-    produced += len;
-  }
+  });
+  check_corrupt(!cut || clamp_overflow, "Rle: runs encode more than the expected {} values", num_values);
   check_corrupt(produced == num_values, "Rle: runs encode {} values, expected {}", produced, num_values);
   if (!clamp_overflow) {
-    // Block form: remaining runs (if any) must be empty, i.e. the lengths sum exactly.
-    check_corrupt(rle_total_length(run_lengths, length_bits) == num_values, "Rle: runs encode {} values, expected {}",
-                  rle_total_length(run_lengths, length_bits), num_values);
+    // Block form: the lengths sum exactly, so any runs left over must be empty.
+    const uint64_t rest = rle_total_length(run_lengths.slice(next_run * (length_bits / 8)), length_bits);
+    check_corrupt(rest == 0, "Rle: runs encode more than the expected {} values", num_values);
   }
   return out;
 }

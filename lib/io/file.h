@@ -1,6 +1,8 @@
 // Files with positional reads: the only place the library touches the file system.
 #pragma once
 
+#include <sys/uio.h>
+
 #include <atomic>
 
 #include <cstdint>
@@ -36,6 +38,9 @@ class RandomAccessFile {
   /// holes. The default reads the range into a temporary buffer; a remote file drops the holes'
   /// bytes as they arrive, so they never take memory. Throws like read_at.
   virtual void read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const;
+  /// read_extents under read_at_if_cached's rule: false (extents partly written, perhaps) when
+  /// some bytes are not in memory. The default reads through a temporary buffer.
+  virtual bool read_extents_if_cached(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const;
   /// Advice (a no-op for local files): a scan will read parts of each of `units` (e.g. the
   /// buffers of the pages it reads), front to back. A remote file then fetches a unit whole,
   /// in one request, when a read first touches it, and serves the unit's later reads from
@@ -58,6 +63,11 @@ class LocalFile final : public RandomAccessFile {
   /// preadv2(2) with RWF_NOWAIT: false as soon as the page cache lacks a byte (EAGAIN). A
   /// kernel or file system without the flag for buffered reads reads as read_at does.
   bool read_at_if_cached(uint64_t offset, uint64_t length, uint8_t* out) const override;
+  /// preadv(2) straight into the extents' buffers; the holes between them land in a scratch
+  /// buffer. Overlapping extents go through a temporary buffer, as the default does.
+  void read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const override;
+  /// The same with RWF_NOWAIT (preadv2(2)).
+  bool read_extents_if_cached(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const override;
 
  private:
   LocalFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
@@ -65,6 +75,10 @@ class LocalFile final : public RandomAccessFile {
   int fd_;
   uint64_t size_;
   mutable std::atomic<bool> nowait_unsupported_{false};
+  /// Reads `iov` (consecutive file bytes from `offset`) whole; with `nowait`, false on the
+  /// first byte the page cache lacks.
+  bool readv_all(std::vector<iovec>& iov, uint64_t offset, bool nowait) const;
+  bool scatter_read(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents, bool nowait) const;
 };
 
 /// An in-memory file, for tests and fuzzing.

@@ -258,9 +258,14 @@ bool IoScheduler::execute(PendingRead& pending, bool only_if_cached) {
           std::sort(extents.begin(), extents.end(),
                     [](const ReadExtent& a, const ReadExtent& b) { return a.offset < b.offset; });
         }
-        if (!only_if_cached && req.keep == Keeping::off) {
-          // Only the caller's ranges are kept: a remote file never stores the holes between them.
-          file_->read_extents(rr.offset, rr.length, extents);
+        if (req.keep == Keeping::off) {
+          // Only the caller's ranges are kept: a local file reads into them in place, a remote
+          // file never stores the holes between them.
+          if (only_if_cached) {
+            if (!file_->read_extents_if_cached(rr.offset, rr.length, extents)) return false;
+          } else {
+            file_->read_extents(rr.offset, rr.length, extents);
+          }
         } else {
           Bytes buf(rr.length);
           if (!read(buf.data())) return false;

@@ -14,17 +14,20 @@ namespace {
 /// bounds the (rep, def) table below.
 constexpr size_t kMaxLayers = 64;
 
-/// One pass over the levels' pair numbers for layer `k`: a validity flag per slot and, for
-/// a list layer, the child slots before each slot (`s.offsets`, num_slots + 1 entries).
-/// `s.valid` has one spare byte: every level writes its flag, only a slot moves on.
-template <typename Pair>
+/// One pass over the levels' pair numbers for layer `k`: a validity flag per slot (when
+/// `with_valid`) and, for a list layer, the child slots before each slot (`s.offsets`,
+/// num_slots + 1 entries). `s.valid` has one spare byte: every level writes its flag, only a
+/// slot moves on.
+template <bool with_valid, typename Pair>
 void fill_layer(const Pair* pair, uint64_t n, const uint8_t* code, size_t stride, size_t k, LayerSlots& s) {
-  uint8_t* v = s.valid.data();
+  uint8_t* v = with_valid ? s.valid.data() : nullptr;
   if (!s.is_list) {
-    for (uint64_t e = 0; e < n; ++e) {
-      const uint8_t c = code[pair[e] * stride + k];
-      *v = c >> 1;
-      v += c & 1;
+    if constexpr (with_valid) {
+      for (uint64_t e = 0; e < n; ++e) {
+        const uint8_t c = code[pair[e] * stride + k];
+        *v = c >> 1;
+        v += c & 1;
+      }
     }
     return;
   }
@@ -33,9 +36,11 @@ void fill_layer(const Pair* pair, uint64_t n, const uint8_t* code, size_t stride
   for (uint64_t e = 0; e < n; ++e) {
     const uint8_t* row = code + pair[e] * stride;
     const uint8_t c = row[k];
-    *v = c >> 1;
+    if constexpr (with_valid) {
+      *v = c >> 1;
+      v += c & 1;
+    }
     *o = children;
-    v += c & 1;
     o += c & 1;
     children += row[k + 1] & 1;
   }
@@ -201,10 +206,7 @@ struct PairNumbers {
 std::vector<LayerSlots> unravel_flat(const LevelPlan& plan, const std::vector<uint16_t>& def, uint64_t num_levels) {
   std::vector<LayerSlots> flat(plan.num_layers());
   for (auto& s : flat) s.num_slots = num_levels;
-  if (def.empty()) {
-    for (auto& s : flat) s.valid.assign(num_levels, 1);
-    return flat;
-  }
+  if (def.empty()) return flat;  // every slot valid: no flags
   // One item layer with definition levels: 0 is valid, its null level is null.
   const uint16_t max_def = static_cast<uint16_t>(def_levels_of(plan.inner_first[0]));
   auto& s = flat[0];
@@ -216,6 +218,7 @@ std::vector<LayerSlots> unravel_flat(const LevelPlan& plan, const std::vector<ui
   }
   check_corrupt(highest <= max_def, "definition level {} above the maximum {}", highest, max_def);
   s.has_nulls = highest > 0;
+  if (!s.has_nulls) s.valid.clear();
   return flat;
 }
 
@@ -256,13 +259,22 @@ LayerSlots layer_slots(const LevelPlan& plan, const PairNumbers& pairs, size_t k
     s.has_nulls = s.has_nulls || (c == 1 && pairs.count[pair] > 0);
   }
   s.num_slots = slots;
-  s.valid.resize(slots + 1);  // one spare: every level writes, only slots advance
+  // A layer without nulls needs no flags (LayerSlots::valid stays empty); one that is not a
+  // list then needs no pass at all.
   if (s.is_list) s.offsets.resize(slots + 1);
-  if (pairs.narrow)
-    fill_layer(pairs.pair8.data(), num_levels, plan.code.data(), m + 1, k, s);
-  else
-    fill_layer(pairs.pair16.data(), num_levels, plan.code.data(), m + 1, k, s);
-  s.valid.resize(slots);
+  if (s.has_nulls) {
+    s.valid.resize(slots + 1);  // one spare: every level writes, only slots advance
+    if (pairs.narrow)
+      fill_layer<true>(pairs.pair8.data(), num_levels, plan.code.data(), m + 1, k, s);
+    else
+      fill_layer<true>(pairs.pair16.data(), num_levels, plan.code.data(), m + 1, k, s);
+    s.valid.resize(slots);
+  } else if (s.is_list) {
+    if (pairs.narrow)
+      fill_layer<false>(pairs.pair8.data(), num_levels, plan.code.data(), m + 1, k, s);
+    else
+      fill_layer<false>(pairs.pair16.data(), num_levels, plan.code.data(), m + 1, k, s);
+  }
   return s;
 }
 

@@ -31,7 +31,7 @@ namespace lance::structural {
 struct LayerSlots {
   bool is_list = false;
   uint64_t num_slots = 0;
-  std::vector<uint8_t> valid;    ///< one flag per slot (1 = valid)
+  std::vector<uint8_t> valid;    ///< one flag per slot (1 = valid); empty when !has_nulls
   std::vector<int64_t> offsets;  ///< lists: num_slots + 1 offsets into the next layer's slots
   bool has_nulls = false;
 };
