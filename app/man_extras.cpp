@@ -53,6 +53,9 @@ ManPageExtras lance_man_page_extras() {
        "bytes (default: 8 MiB; 0: one request per page)."},
       {"LANCE_CLI_TAKE_GROUP_BYTES",
        "A take from a local table decodes and writes in groups of about this many file bytes (default: 4 MiB)."},
+      {"LANCE_CLI_SCAN_BATCH_BYTES",
+       "A scan reads and decodes batches of at most about this many file bytes of the projected columns "
+       "(default: 4 MiB; 0: batches of --batch-size rows)."},
       {"LANCE_CLI_CACHE_REP_INDEX", "1: keep a full-zip page's repetition index after the first take."},
       {"LANCE_CLI_DECODE_TASKS",
        "pool or inline: where decoding runs (default: pool for scans and for takes of 1 MiB or more, inline "

@@ -76,7 +76,8 @@ void add_output_options(CLI::App* cmd, OutputArgs& a) {
       cmd->add_option(
              "--batch-size", a.batch_size,
              "Rows per output batch (an Arrow record batch); rows are read and decoded in units of at least "
-             "8192 whatever this is (scans of local inputs over 32 MiB with small rows: up to 65536 unless given)")
+             "8192 whatever this is (scans of local inputs over 32 MiB with small rows: up to 65536 unless given), "
+             "fewer when a scan's rows are large (units of about 4 MiB of file bytes: see ENVIRONMENT)")
           ->capture_default_str()
           ->transform(decimal_number())
           ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));

@@ -37,6 +37,7 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
   o.io = o.io.normalized();
   o.page_batch_bytes = u64_var(lookup, "LANCE_CLI_PAGE_BATCH_BYTES", o.page_batch_bytes);
   o.take_group_bytes = u64_var(lookup, "LANCE_CLI_TAKE_GROUP_BYTES", o.take_group_bytes);
+  o.scan_batch_bytes = u64_var(lookup, "LANCE_CLI_SCAN_BATCH_BYTES", o.scan_batch_bytes);
   if (const char* v = lookup("LANCE_CLI_DECODE_TASKS"); v && *v) {
     const std::string s(v);
     if (s == "inline")

@@ -30,8 +30,8 @@
 // Datasets are generated once (seeded) into ../bench-data/<name>-v<V>/ and reused.
 // Lance is timed in-process (query().select().toArrow(), takeOffsets()); lance-cli is timed
 // as a whole process with `-f null` (decode everything, write nothing); DuckDB in-process, a
-// fresh in-memory instance per run. Peak RSS of lance-cli comes from GNU time when
-// /usr/bin/time exists.
+// fresh in-memory instance per run. lance-cli's wall time and peak RSS come from
+// scripts/timed-run.py (posix_spawn + wait4: nothing but the lance-cli process is timed).
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -141,23 +141,20 @@ function parsePlan(text, { allNodes = false } = {}) {
 }
 
 /// Runs lance-cli as a whole process with --stats=json and returns its wall time, peak RSS and
-/// stats. The time is taken by a small bash (`time`, ms resolution) around GNU time around
-/// lance-cli: spawning straight from this Node process would add the cost of forking a large
-/// process (hundreds of ms once LanceDB's caches are warm) to every lance-cli run.
+/// stats. scripts/timed-run.py spawns it and times spawn to exit (wait4 gives the peak RSS):
+/// spawning straight from this Node process would add the cost of forking a large process
+/// (hundreds of ms once LanceDB's caches are warm) to every run, and `time` in a shell around
+/// GNU time counted GNU time's own fork and exec (2-4 ms, most of a small take) as well.
 function runCli(cliArgs, input, env = {}) {
   const errFile = path.join(os.tmpdir(), `lance-bench-${process.pid}.err`);
-  const hasTime = fs.existsSync('/usr/bin/time');
-  const inner = hasTime ? ['/usr/bin/time', '-f', 'RSS_KB=%M', CLI] : [CLI];
-  const script = 'TIMEFORMAT=%3R; { time "$@" > /dev/null 2> "$ERR_FILE"; } 2>&1';
-  const r = spawnSync('bash', ['-c', script, 'bench', ...inner, ...cliArgs, '--stats=json'],
-    { input, maxBuffer: 1 << 20, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env, ERR_FILE: errFile } });
+  const r = spawnSync('python3', [path.join(HERE, 'timed-run.py'), errFile, CLI, ...cliArgs, '--stats=json'],
+    { input, maxBuffer: 1 << 20, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const err = fs.existsSync(errFile) ? fs.readFileSync(errFile, 'utf8') : '';
-  if (r.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} failed: ${err} ${r.stderr}`);
-  const ms = Number(r.stdout.toString().trim().split('\n').pop()) * 1000;
-  const lines = err.trim().split('\n');
-  const rssLine = lines.find((l) => l.startsWith('RSS_KB='));
-  const statsLine = lines.find((l) => l.startsWith('{'));
-  return { ms, rssKb: rssLine ? Number(rssLine.slice(7)) : NaN, stats: statsLine ? JSON.parse(statsLine) : {} };
+  if (r.status !== 0) throw new Error(`timed-run.py failed: ${r.stderr}`);
+  const t = JSON.parse(r.stdout.toString().trim().split('\n').pop());
+  if (t.status !== 0) throw new Error(`lance-cli ${cliArgs.join(' ')} failed (${t.status}): ${err}`);
+  const statsLine = err.trim().split('\n').find((l) => l.startsWith('{'));
+  return { ms: t.ms, rssKb: t.rss_kb, stats: statsLine ? JSON.parse(statsLine) : {} };
 }
 
 function takeRows(n, frags, rng) {

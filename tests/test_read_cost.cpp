@@ -88,6 +88,16 @@ TEST_CASE("read cost: ascending_run stops at a descent and at the fragment's end
   CHECK(ascending_run(std::vector<uint64_t>{7}, 10) == 1);
 }
 
+TEST_CASE("read cost: scan_batch_rows caps a batch by its file bytes, at least a row", "[read_cost]") {
+  using lance::dataset::scan_batch_rows;
+  CHECK(scan_batch_rows(8192, 30, 4 << 20) == 8192);   // small rows: the batch size
+  CHECK(scan_batch_rows(8192, 6600, 4 << 20) == 635);  // large rows: the byte budget
+  CHECK(scan_batch_rows(8192, 10e6, 4 << 20) == 1);    // a row above the budget
+  CHECK(scan_batch_rows(8192, 0, 4 << 20) == 8192);    // size unknown
+  CHECK(scan_batch_rows(8192, 6600, 0) == 8192);       // no budget
+  CHECK(scan_batch_rows(100, 6600, uint64_t{1} << 40) == 100);
+}
+
 TEST_CASE("read cost: take_groups splits by distinct rows' bytes, repeats stay together", "[read_cost]") {
   const std::vector<uint64_t> rows{1, 2, 2, 2, 5, 8, 8, 9, 10};
   // 1000 bytes a row, 2000 a group: two distinct rows per group.

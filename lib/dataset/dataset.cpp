@@ -375,7 +375,8 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     }
     const uint64_t lo = row - starts_[frag];
     const uint64_t hi = std::min(end, starts_[frag + 1]) - starts_[frag];
-    const uint64_t chunk_end = std::min(hi, lo + batch_size);
+    const uint64_t rows = scan_batch_rows(batch_size, bytes_per_row(frag), opts.scan_batch_bytes);
+    const uint64_t chunk_end = std::min(hi, lo + rows);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
     if (!state->announced && read::announce_page_buffers(model)) {

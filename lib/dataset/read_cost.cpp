@@ -80,4 +80,11 @@ std::vector<size_t> take_groups(std::span<const uint64_t> run, double bytes_per_
   return sizes;
 }
 
+uint64_t scan_batch_rows(uint64_t batch_size, double bytes_per_row, uint64_t budget_bytes) {
+  if (bytes_per_row <= 0 || budget_bytes == 0) return batch_size;
+  const double rows = static_cast<double>(budget_bytes) / bytes_per_row;
+  if (rows >= static_cast<double>(batch_size)) return batch_size;
+  return std::max<uint64_t>(1, static_cast<uint64_t>(rows));
+}
+
 }  // namespace lance::dataset

@@ -44,4 +44,10 @@ size_t ascending_run(std::span<const uint64_t> rows, uint64_t end_row);
 /// budget_bytes is 0.
 std::vector<size_t> take_groups(std::span<const uint64_t> run, double bytes_per_row, uint64_t budget_bytes);
 
+/// Rows of one scan batch: `batch_size`, or fewer, so that a batch holds about `budget_bytes`
+/// of file bytes at `bytes_per_row` each (at least 1 row). A table of large rows is then
+/// decoded in batches that fit the caches and reuse each other's memory instead of growing
+/// the heap. `batch_size` when bytes_per_row or budget_bytes is 0 (unknown, no budget).
+uint64_t scan_batch_rows(uint64_t batch_size, double bytes_per_row, uint64_t budget_bytes);
+
 }  // namespace lance::dataset

@@ -37,9 +37,14 @@ class FileTableReader final : public TableReader {
     // one chain), while `sink` handles the oldest one here.
     read::ScanPipeline pipe(options_.decode_mode.value_or(read::DecodeMode::pool), options_.scan_batches_in_flight);
     uint64_t row = begin;
+    // Every column counted (the projection's share of a single file is not known up front):
+    // batches of large rows are never larger than the budget, narrow projections' smaller.
+    const double per_row =
+        static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+    const uint64_t rows = scan_batch_rows(batch_size, per_row, options_.scan_batch_bytes);
     for (;;) {
-      for (; row < end && !pipe.full(); row += batch_size) {
-        const uint64_t lo = row, hi = std::min(end, row + batch_size);
+      for (; row < end && !pipe.full(); row += rows) {
+        const uint64_t lo = row, hi = std::min(end, row + rows);
         pipe.add(0, [this, lo, hi]() -> read::ScanPipeline::Finish {
           auto pending =
               std::make_shared<std::unique_ptr<read::FileRowReader::PendingBatch>>(reader_.start({{lo, hi}}));

@@ -26,6 +26,7 @@ namespace lance::read {
 /// into requests of about this size so the scheduler can merge neighbours.
 inline constexpr uint64_t kPageBatchBytes = 8 * 1024 * 1024;
 inline constexpr uint64_t kTakeGroupBytes = 4 * 1024 * 1024;
+inline constexpr uint64_t kScanBatchBytes = 4 * 1024 * 1024;
 
 struct ReaderOptions {
   /// I/O parallelism, coalescing gap (block size), max IOP size, bytes in flight.
@@ -40,6 +41,9 @@ struct ReaderOptions {
   /// this many file bytes (dataset::take_groups), each written and freed before the next
   /// is decoded; 0 = one take per batch.
   uint64_t take_group_bytes = kTakeGroupBytes;
+  /// A scan batch holds at most about this many file bytes of the projected columns (fewer
+  /// rows than the batch size when rows are large: dataset::scan_batch_rows); 0 = rows only.
+  uint64_t scan_batch_bytes = kScanBatchBytes;
   /// Where decoding runs; unset: the CPU pool for scans and large takes, inline for small
   /// takes (read::kPoolTakeBytes).
   std::optional<DecodeMode> decode_mode;
