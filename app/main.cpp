@@ -174,9 +174,3 @@ int main(int argc, char** argv) {
 #endif
   _exit(rc);
 }
-
-// Runs before the program's own static initialisers (priority 101 is the first one a
-// program may use), so a re-exec throws away as little work as possible.
-__attribute__((constructor(101))) static void early_reexec(int, char** argv, char**) {
-  lance::app::reexec_with_huge_pages(argv);
-}

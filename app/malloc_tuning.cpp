@@ -1,9 +1,10 @@
 #include "app/malloc_tuning.h"
 
-#include <gnu/libc-version.h>
 #include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,13 +21,6 @@ bool tuning_off() {
   return setting && std::strcmp(setting, "0") == 0;
 }
 
-// glibc.malloc.hugetlb exists from glibc 2.35.
-bool libc_has_hugetlb_tunable() {
-  int major = 0, minor = 0;
-  if (std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) != 2) return false;
-  return major > 2 || (major == 2 && minor >= 35);
-}
-
 // The kernel's mode is "always [madvise] never" with the active one bracketed.
 bool kernel_allows_huge_pages() {
   std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
@@ -40,31 +34,44 @@ bool kernel_allows_huge_pages() {
 
 }  // namespace
 
+namespace {
+
+/// The heap stretch advised for huge pages up front (virtual until touched).
+constexpr size_t kAdvisedHeapBytes = size_t{256} << 20;
+constexpr size_t kHeapTopPad = size_t{64} << 20;
+constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+
+bool heap_advised = false;
+
+/// Grows the heap once by kAdvisedHeapBytes (a block larger than the heap's free top, freed
+/// again at once: M_TRIM_THRESHOLD keeps the space) and advises that stretch for transparent
+/// huge pages, as glibc.malloc.hugetlb=1 would (which needs the tunable at program start, so
+/// a second exec). Growth beyond the stretch gets ordinary pages.
+void advise_heap_huge_pages() {
+  if (!kernel_allows_huge_pages()) return;
+  ::mallopt(M_TOP_PAD, kAdvisedHeapBytes);
+  auto* before = static_cast<char*>(::sbrk(0));
+  void* grow = std::malloc(kHugePage);
+  asm volatile("" : : "r"(grow) : "memory");  // the compiler must not drop the malloc/free pair
+  auto* after = static_cast<char*>(::sbrk(0));
+  std::free(grow);
+  ::mallopt(M_TOP_PAD, kHeapTopPad);
+  if (before == reinterpret_cast<char*>(-1) || after == reinterpret_cast<char*>(-1) || after <= before) return;
+  const uintptr_t lo = (reinterpret_cast<uintptr_t>(before) + kHugePage - 1) & ~(kHugePage - 1);
+  const uintptr_t hi = reinterpret_cast<uintptr_t>(after) & ~(kHugePage - 1);
+  if (hi > lo) heap_advised = ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE) == 0;
+}
+
+}  // namespace
+
 void tune_malloc() {
   if (tuning_off()) return;
   ::mallopt(M_MMAP_MAX, 0);
-  ::mallopt(M_TOP_PAD, 64 * 1024 * 1024);
+  ::mallopt(M_TOP_PAD, kHeapTopPad);
   ::mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
   ::mallopt(M_ARENA_MAX, 1);
-}
-
-void reexec_with_huge_pages(char** argv) {
-#if defined(__SANITIZE_ADDRESS__)
-  (void)argv;
-#else
-  if (tuning_off()) return;
-  const char* current = std::getenv("GLIBC_TUNABLES");
-  if (current && std::strstr(current, "glibc.malloc.hugetlb")) return;
-  if (!libc_has_hugetlb_tunable() || !kernel_allows_huge_pages()) return;
-  std::string tunables = current && *current ? std::string(current) + ":" : std::string();
-  tunables += "glibc.malloc.hugetlb=1";
-  if (::setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
-  ::execv("/proc/self/exe", argv);
-  // Still here: no /proc, or the exec was refused. Go on without huge pages.
-  if (current)
-    ::setenv("GLIBC_TUNABLES", current, 1);
-  else
-    ::unsetenv("GLIBC_TUNABLES");
+#if !defined(__SANITIZE_ADDRESS__)
+  advise_heap_huge_pages();
 #endif
 }
 
@@ -73,9 +80,8 @@ void log_malloc_tuning() {
     spdlog::debug("malloc: glibc defaults (LANCE_CLI_MALLOC_TUNING=0)");
     return;
   }
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  const bool huge = tunables && std::strstr(tunables, "glibc.malloc.hugetlb=1");
-  spdlog::debug("malloc: one heap for all threads, freed memory kept; transparent huge pages {}", huge ? "on" : "off");
+  spdlog::debug("malloc: one heap for all threads, freed memory kept; transparent huge pages for its first {} MiB {}",
+                kAdvisedHeapBytes >> 20, heap_advised ? "on" : "off");
 }
 
 }  // namespace lance::app

@@ -15,22 +15,17 @@ namespace lance::app {
 /// VM, where first-touched memory costs ~4 ms per MiB of kernel time, one arena took the
 /// remote scan of 100k vectors from 265-290 MB peak RSS and 1.1-1.2 s to 180-190 MB and
 /// 0.68 s, the local text scan from 1.75-1.90 s to 1.19-1.44 s (2.1, 2026-12-06).
+/// Then the heap grows once by 256 MiB (virtual until touched) and that stretch is advised
+/// for transparent huge pages (madvise MADV_HUGEPAGE, when the kernel's mode is not "never";
+/// not under AddressSanitizer), as GLIBC_TUNABLES=glibc.malloc.hugetlb=1 would do for every
+/// heap it grows: the first touch of heap memory faults once per 2 MiB instead of once per
+/// 4 KiB (a full scan of 100k 384-float vectors: 9,450 page faults and 230 ms -> 230 faults
+/// and 43 ms on a 2-core VM). The tunable is read only at program start, so using it meant
+/// executing the program a second time, which cost every command 1.3-1.7 ms (a 2048-row take
+/// of 10 M scalars: 5.1 -> 3.8 ms); memory beyond the stretch gets ordinary pages.
 /// Does nothing when LANCE_CLI_MALLOC_TUNING=0. Call first thing in main, before any thread
 /// starts.
 void tune_malloc();
-
-/// Re-executes this program (/proc/self/exe, same argv) once with
-/// GLIBC_TUNABLES=glibc.malloc.hugetlb=1 added, so that glibc malloc asks for transparent
-/// huge pages (madvise MADV_HUGEPAGE) on every heap it grows, the decode and I/O threads'
-/// arenas included. The first touch of heap memory then faults once per 2 MiB instead of
-/// once per 4 KiB: a full scan of 100k 384-float vectors went from 9,450 page faults and
-/// 230 ms to 230 faults and 43 ms on a 2-core VM, the 253 MB text scan 0.96 -> 0.69 s; the
-/// second program start costs about 2.5 ms. Returns (and the caller goes on in this process)
-/// when the setting is already there, when glibc is older than 2.35 (no such tunable), when
-/// the kernel's transparent_hugepage mode is "never", when LANCE_CLI_MALLOC_TUNING=0, under
-/// AddressSanitizer, or when the exec fails. Call first thing in main, before any thread
-/// starts and before stdin is read.
-void reexec_with_huge_pages(char** argv);
 
 /// Logs (debug, -vv) which of the settings above this process runs with.
 void log_malloc_tuning();

@@ -60,7 +60,7 @@ ManPageExtras lance_man_page_extras() {
       {"LANCE_CLI_DECODE_TASKS",
        "pool or inline: where decoding runs (default: pool for scans and for takes of 1 MiB or more, inline "
        "for smaller takes)."},
-      {"LANCE_CLI_MALLOC_TUNING", "0: leave glibc malloc at its defaults (no mallopt, no huge-page re-exec)."},
+      {"LANCE_CLI_MALLOC_TUNING", "0: leave glibc malloc at its defaults (no mallopt, no huge-page advice)."},
       {"LANCE_CLI_PROGRESS_DELAY_MS", "Delay before the progress line appears (default: 1000)."},
       {"NO_COLOR", "Set: no colour with --color=auto."},
       {"TMPDIR", "Where standard input (-) is copied when a command needs random access to it."},

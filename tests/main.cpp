@@ -14,8 +14,8 @@ namespace {
 
 /// A known terminal type, no colour or width overrides, none of lance-cli's own tuning
 /// variables or AWS settings (a test sets any of these itself, in a scope), and no
-/// GLIBC_TUNABLES: each lance-cli a test starts then re-executes itself once with huge pages,
-/// as a user's does (app/malloc_tuning.h reexec_with_huge_pages).
+/// GLIBC_TUNABLES: each lance-cli a test starts tunes malloc as a user's does
+/// (app/malloc_tuning.h).
 void normalize_environment() {
   std::vector<std::string> drop;
   for (char** e = environ; *e; ++e) {
