@@ -58,6 +58,15 @@ class ByteView {
   size_t size_ = 0;
 };
 
+/// Element `index` of an array of little-endian `T` at `base` (any alignment). No bounds
+/// check: for loops over buffers whose size was checked once.
+template <typename T>
+inline T load_at(const uint8_t* base, uint64_t index) {
+  T v;
+  std::memcpy(&v, base + index * sizeof(T), sizeof(T));
+  return v;
+}
+
 /// Appends the raw bytes of a trivially copyable value.
 template <typename T>
 inline void append_le(Bytes& out, T v) {

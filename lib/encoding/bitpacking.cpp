@@ -13,13 +13,6 @@ namespace {
 constexpr std::array<unsigned, 8> kFastLanesOrder = {0, 4, 2, 6, 1, 5, 3, 7};
 
 template <typename Word>
-Word load_word(const uint8_t* base, uint64_t index) {
-  Word w;
-  std::memcpy(&w, base + index * sizeof(Word), sizeof(Word));
-  return w;
-}
-
-template <typename Word>
 void unpack_block(unsigned width, const uint8_t* __restrict packed, uint8_t* __restrict out) {
   constexpr unsigned kBits = sizeof(Word) * 8;
   constexpr unsigned kLanes = static_cast<unsigned>(kFastLanesBlockValues) / kBits;
@@ -40,12 +33,12 @@ void unpack_block(unsigned width, const uint8_t* __restrict packed, uint8_t* __r
       const uint8_t* hi = lo + uint64_t{kLanes} * sizeof(Word);
       const unsigned back = kBits - shift;
       for (unsigned lane = 0; lane < kLanes; ++lane) {
-        Word v = static_cast<Word>((load_word<Word>(lo, lane) >> shift) | (load_word<Word>(hi, lane) << back)) & mask;
+        Word v = static_cast<Word>((load_at<Word>(lo, lane) >> shift) | (load_at<Word>(hi, lane) << back)) & mask;
         std::memcpy(dst + uint64_t{lane} * sizeof(Word), &v, sizeof(Word));
       }
     } else {
       for (unsigned lane = 0; lane < kLanes; ++lane) {
-        Word v = static_cast<Word>(load_word<Word>(lo, lane) >> shift) & mask;
+        Word v = static_cast<Word>(load_at<Word>(lo, lane) >> shift) & mask;
         std::memcpy(dst + uint64_t{lane} * sizeof(Word), &v, sizeof(Word));
       }
     }

@@ -11,14 +11,6 @@ namespace {
 /// Byte length of the u64 header of the block form that gives the values section size.
 constexpr uint64_t kRleBlockHeaderBytes = 8;
 
-/// Run length `run` of a validated lengths buffer (`L`: the length word).
-template <typename L>
-uint64_t length_at(const uint8_t* lengths, uint64_t run) {
-  L v;
-  std::memcpy(&v, lengths + run * sizeof(L), sizeof(L));
-  return v;
-}
-
 /// Calls `f.template operator()<L>()` with `L` the unsigned word of `length_bits` (a word width).
 template <typename F>
 decltype(auto) with_length_word(unsigned length_bits, F&& f) {
@@ -42,7 +34,7 @@ uint64_t expand_runs(const uint8_t* values, const uint8_t* lengths, uint64_t run
                      uint64_t& produced, bool& cut) {
   uint64_t r = 0;
   for (; r < runs && produced < num_values; ++r) {
-    uint64_t len = length_at<L>(lengths, r);
+    uint64_t len = load_at<L>(lengths, r);
     if (len > num_values - produced) {
       cut = true;
       len = num_values - produced;
@@ -85,7 +77,7 @@ uint64_t rle_total_length(ByteView run_lengths, unsigned length_bits) {
       const uint64_t hi = std::min(runs, lo + kBlock);
       uint64_t block = 0;
       for (uint64_t r = lo; r < hi; ++r) {
-        const uint64_t len = length_at<L>(run_lengths.data(), r);
+        const uint64_t len = load_at<L>(run_lengths.data(), r);
         if constexpr (sizeof(L) == 8)
           check_corrupt(len <= kMaxDecodedBufferBytes && block <= kMaxDecodedBufferBytes - len,
                         "Rle: run lengths sum past the decode limit");
