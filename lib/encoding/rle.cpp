@@ -26,9 +26,22 @@ decltype(auto) with_length_word(unsigned length_bits, F&& f) {
   }
 }
 
+/// Bytes a run may write past its end (expand_runs): the output carries this much slack.
+constexpr uint64_t kRunOvershoot = 16;
+
+/// `v` repeated over 8 bytes.
+template <typename V>
+uint64_t repeat8(V v) {
+  uint64_t word = v;
+  for (unsigned shift = sizeof(V) * 8; shift < 64; shift *= 2) word |= word << shift;
+  return word;
+}
+
 /// Writes runs [0, runs) of `V` values into `out` until `num_values` are written; returns the
 /// first run not (wholly) written, with `produced` the values written. A run longer than what
-/// is left is cut, and `cut` set (the caller decides whether that is allowed).
+/// is left is cut, and `cut` set (the caller decides whether that is allowed). Each run is
+/// written 16 bytes at a time, so it may write up to kRunOvershoot bytes past its end (the
+/// next run overwrites them): `out` needs that much room past num_values values.
 template <typename V, typename L>
 uint64_t expand_runs(const uint8_t* values, const uint8_t* lengths, uint64_t runs, uint8_t* out, uint64_t num_values,
                      uint64_t& produced, bool& cut) {
@@ -39,10 +52,13 @@ uint64_t expand_runs(const uint8_t* values, const uint8_t* lengths, uint64_t run
       cut = true;
       len = num_values - produced;
     }
-    V v;
-    std::memcpy(&v, values + r * sizeof(V), sizeof(V));
+    const uint64_t word = repeat8(load_at<V>(values, r));
     uint8_t* dst = out + produced * sizeof(V);
-    for (uint64_t i = 0; i < len; ++i) std::memcpy(dst + i * sizeof(V), &v, sizeof(V));
+    const uint64_t bytes = len * sizeof(V);
+    for (uint64_t b = 0; b < bytes; b += 16) {
+      std::memcpy(dst + b, &word, 8);
+      std::memcpy(dst + b + 8, &word, 8);
+    }
     produced += len;
   }
   return r;
@@ -100,7 +116,7 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
   const uint64_t max_run = length_bits >= 64 ? UINT64_MAX : (uint64_t{1} << length_bits) - 1;
   check_corrupt(runs > 0 ? num_values / runs <= max_run : num_values == 0, "Rle: {} runs cannot encode {} values", runs,
                 num_values);
-  Bytes out(out_bytes);
+  Bytes out(out_bytes + kRunOvershoot);
   uint64_t produced = 0;
   bool cut = false;
   const uint64_t next_run = with_length_word(length_bits, [&]<typename L>() {
@@ -122,6 +138,7 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
     const uint64_t rest = rle_total_length(run_lengths.slice(next_run * (length_bits / 8)), length_bits);
     check_corrupt(rest == 0, "Rle: runs encode more than the expected {} values", num_values);
   }
+  out.resize(out_bytes);  // drops the slack (the capacity stays)
   return out;
 }
 
