@@ -102,3 +102,52 @@ TEST_CASE("take_array of nested fixed-size lists and of lists of strings", "[tak
 
   CHECK_THROWS(take_array(words, std::vector<int64_t>{3}));
 }
+
+namespace {
+
+ArrayPtr list_of(ArrayPtr child, const std::vector<int32_t>& offsets) {
+  auto a = std::make_shared<ArrayData>();
+  a->type = make_list(TypeId::list, field("item", child->type));
+  a->length = static_cast<int64_t>(offsets.size()) - 1;
+  auto buf = std::make_shared<Bytes>(offsets.size() * 4);
+  std::memcpy(buf->data(), offsets.data(), buf->size());
+  a->buffers = {buf};
+  a->children = {std::move(child)};
+  return a;
+}
+
+std::vector<int32_t> offsets_of(const ArrayData& a) {
+  return {a.values<int32_t>(0), a.values<int32_t>(0) + a.length + 1};
+}
+
+}  // namespace
+
+TEST_CASE("take_array of lists of lists: runs of rows, repeats and order kept", "[take][array]") {
+  // list<list<int32>>: rows [[0 1] []], [[2]], [[3 4 5]].
+  auto inner = list_of(primitive<int32_t>(TypeId::int32, {0, 1, 2, 3, 4, 5}), {0, 2, 2, 3, 6});
+  auto outer = list_of(inner, {0, 2, 3, 4});
+  auto out = take_array(outer, std::vector<int64_t>{0, 1, 1, 2, 0});
+  REQUIRE(out->length == 5);
+  CHECK(offsets_of(*out) == std::vector<int32_t>{0, 2, 3, 4, 5, 7});
+  const ArrayData& mid = *out->children[0];
+  CHECK(offsets_of(mid) == std::vector<int32_t>{0, 2, 2, 3, 4, 7, 9, 9});
+  CHECK(ints(*mid.children[0]) == std::vector<int32_t>{0, 1, 2, 2, 3, 4, 5, 0, 1});
+  // Booleans and nulls go row by row inside the runs.
+  auto bits = std::make_shared<ArrayData>();
+  bits->type = make_type(TypeId::boolean);
+  bits->length = 4;
+  bits->buffers = {std::make_shared<Bytes>(Bytes{0b1010})};
+  const ArrayPtr flags = bits;
+  auto picked = take_array(flags, std::vector<int64_t>{1, 2, 3, 3, 0});
+  CHECK(picked->length == 5);
+  CHECK(get_bit(picked->buffers[0]->data(), 0));
+  CHECK_FALSE(get_bit(picked->buffers[0]->data(), 1));
+  CHECK(get_bit(picked->buffers[0]->data(), 2));
+  CHECK(get_bit(picked->buffers[0]->data(), 3));
+  CHECK_FALSE(get_bit(picked->buffers[0]->data(), 4));
+  auto nullable = primitive<int32_t>(TypeId::int32, {7, 8, 9}, {1, 0, 1});
+  auto some = take_array(nullable, std::vector<int64_t>{0, 1, 2, 1});
+  CHECK(ints(*some) == std::vector<int32_t>{7, 8, 9, 8});
+  CHECK(some->null_count == 2);
+  CHECK_FALSE(some->is_valid(3));
+}

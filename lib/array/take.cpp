@@ -1,45 +1,69 @@
 #include "array/take.h"
 
 #include <cstring>
+#include <vector>
 
 namespace lance {
 
 namespace {
 
-int64_t offset_of(const ArrayData& a, int64_t i) {
-  return a.type->is_large_offsets() ? a.values<int64_t>(0)[i] : a.values<int32_t>(0)[i];
+/// Rows [begin, end) of an array.
+struct RowSpan {
+  int64_t begin;
+  int64_t end;
+};
+
+/// `indices` as spans of consecutive rows (a sorted take with few repeats: a few long spans).
+std::vector<RowSpan> spans_of(std::span<const int64_t> indices) {
+  std::vector<RowSpan> spans;
+  for (int64_t i : indices) {
+    if (!spans.empty() && spans.back().end == i)
+      ++spans.back().end;
+    else
+      spans.push_back({i, i + 1});
+  }
+  return spans;
 }
 
+/// New offsets for the rows of `spans`, and (when `child`) the spans of child rows they cover.
 template <typename Offset>
-BytesPtr offsets_for(const ArrayData& a, std::span<const int64_t> idx, std::vector<int64_t>* child_rows) {
-  auto out = std::make_shared<Bytes>((idx.size() + 1) * sizeof(Offset));
+BytesPtr offsets_for(const ArrayData& a, const std::vector<RowSpan>& spans, int64_t n, std::vector<RowSpan>* child) {
+  auto out = std::make_shared<Bytes>(static_cast<size_t>(n + 1) * sizeof(Offset));
   auto* dst = reinterpret_cast<Offset*>(out->data());
+  const Offset* src = a.values<Offset>(0);
   int64_t pos = 0;
-  dst[0] = 0;
-  for (size_t i = 0; i < idx.size(); ++i) {
-    int64_t b = offset_of(a, idx[i]), e = offset_of(a, idx[i] + 1);
-    if (child_rows)
-      for (int64_t k = b; k < e; ++k) child_rows->push_back(k);
-    pos += e - b;
-    dst[i + 1] = static_cast<Offset>(pos);
+  size_t o = 0;
+  dst[o++] = 0;
+  for (const RowSpan& s : spans) {
+    const int64_t base = src[s.begin];
+    for (int64_t i = s.begin; i < s.end; ++i) dst[o++] = static_cast<Offset>(pos + (src[i + 1] - base));
+    const int64_t end = src[s.end];
+    pos += end - base;
+    if (child && end > base) {
+      if (!child->empty() && child->back().end == base)
+        child->back().end = end;
+      else
+        child->push_back({base, end});
+    }
   }
   return out;
 }
 
-/// Rows [i * run, (i + 1) * run) of `array` for each i of `indices` (already checked): the
-/// rows of a fixed-size list's child without spelling out every child row.
-ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int64_t run) {
+/// The rows of `spans` of `array` (already checked), each span scaled by `run`: the rows of a
+/// fixed-size list's child without spelling out every child row. Contiguous rows are copied
+/// as one block, so a sorted take with a few repeats costs about a copy of its bytes.
+ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, int64_t run) {
   const ArrayData& a = *array;
   const DataType& t = *a.type;
-  const bool variable = t.is_binary_like() || t.id == TypeId::list || t.id == TypeId::large_list || t.id == TypeId::map;
-  if (run > 1 && variable) {  // offsets are rebuilt row by row anyway
-    std::vector<int64_t> rows;
-    rows.reserve(indices.size() * static_cast<size_t>(run));
-    for (int64_t i : indices)
-      for (int64_t k = 0; k < run; ++k) rows.push_back(i * run + k);
-    return take_runs(array, rows, 1);
+  std::vector<RowSpan> scaled;
+  const std::vector<RowSpan>* rows = &spans;
+  if (run > 1) {
+    scaled.reserve(spans.size());
+    for (const RowSpan& s : spans) scaled.push_back({s.begin * run, s.end * run});
+    rows = &scaled;
   }
-  const auto n = static_cast<int64_t>(indices.size()) * run;
+  int64_t n = 0;
+  for (const RowSpan& s : *rows) n += s.end - s.begin;
   auto out = std::make_shared<ArrayData>();
   out->type = a.type;
   out->length = n;
@@ -47,8 +71,8 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
   if (a.validity) {
     std::vector<uint8_t> valid(static_cast<size_t>(n));
     size_t o = 0;
-    for (int64_t i : indices)
-      for (int64_t k = 0; k < run; ++k) valid[o++] = a.is_valid(i * run + k);
+    for (const RowSpan& s : *rows)
+      for (int64_t i = s.begin; i < s.end; ++i) valid[o++] = a.is_valid(i);
     out->validity = make_validity(valid, &out->null_count);
   }
   switch (t.id) {
@@ -58,9 +82,9 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
     case TypeId::boolean: {
       auto bits = std::make_shared<Bytes>((static_cast<size_t>(n) + 7) / 8, 0);
       uint64_t o = 0;
-      for (int64_t i : indices)
-        for (int64_t k = 0; k < run; ++k, ++o)
-          if (get_bit(a.buffers[0]->data(), static_cast<uint64_t>(i * run + k))) set_bit(bits->data(), o);
+      for (const RowSpan& s : *rows)
+        for (int64_t i = s.begin; i < s.end; ++i, ++o)
+          if (get_bit(a.buffers[0]->data(), static_cast<uint64_t>(i))) set_bit(bits->data(), o);
       out->buffers = {bits};
       break;
     }
@@ -68,16 +92,16 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
     case TypeId::binary:
     case TypeId::large_utf8:
     case TypeId::large_binary: {
-      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, indices, nullptr)
-                                           : offsets_for<int32_t>(a, indices, nullptr)};
-      // The new offsets end at the bytes needed: one allocation, one copy per value.
-      const int64_t total =
-          t.is_large_offsets() ? out->values<int64_t>(0)[indices.size()] : out->values<int32_t>(0)[indices.size()];
-      auto data = std::make_shared<Bytes>();
-      data->reserve(static_cast<size_t>(total));
-      for (int64_t i : indices) {
-        int64_t b = offset_of(a, i), e = offset_of(a, i + 1);
-        data->insert(data->end(), a.buffers[1]->begin() + b, a.buffers[1]->begin() + e);
+      std::vector<RowSpan> bytes;
+      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, *rows, n, &bytes)
+                                           : offsets_for<int32_t>(a, *rows, n, &bytes)};
+      int64_t total = 0;
+      for (const RowSpan& s : bytes) total += s.end - s.begin;
+      auto data = std::make_shared<Bytes>(static_cast<size_t>(total));
+      size_t at = 0;
+      for (const RowSpan& s : bytes) {
+        std::memcpy(data->data() + at, a.buffers[1]->data() + s.begin, static_cast<size_t>(s.end - s.begin));
+        at += static_cast<size_t>(s.end - s.begin);
       }
       out->buffers.push_back(data);
       break;
@@ -85,24 +109,27 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
     case TypeId::list:
     case TypeId::large_list:
     case TypeId::map: {
-      std::vector<int64_t> child_rows;
-      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, indices, &child_rows)
-                                           : offsets_for<int32_t>(a, indices, &child_rows)};
-      out->children = {take_runs(a.children[0], child_rows, 1)};
+      std::vector<RowSpan> child;
+      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, *rows, n, &child)
+                                           : offsets_for<int32_t>(a, *rows, n, &child)};
+      out->children = {take_spans(a.children[0], child, 1)};
       break;
     }
     case TypeId::fixed_size_list:
-      out->children = {take_runs(a.children[0], indices, run * t.list_size)};
+      out->children = {take_spans(a.children[0], *rows, t.list_size)};
       break;
     case TypeId::struct_:
-      for (const auto& c : a.children) out->children.push_back(take_runs(c, indices, run));
+      for (const auto& c : a.children) out->children.push_back(take_spans(c, *rows, 1));
       break;
     default: {
-      const size_t w =
-          (t.id == TypeId::dictionary ? t.index_type->bit_width() / 8 : t.bit_width() / 8) * static_cast<size_t>(run);
-      auto data = std::make_shared<Bytes>(indices.size() * w);
-      for (size_t i = 0; i < indices.size(); ++i)
-        std::memcpy(data->data() + i * w, a.buffers[0]->data() + static_cast<size_t>(indices[i]) * w, w);
+      const size_t w = t.id == TypeId::dictionary ? t.index_type->bit_width() / 8 : t.bit_width() / 8;
+      auto data = std::make_shared<Bytes>(static_cast<size_t>(n) * w);
+      size_t at = 0;
+      for (const RowSpan& s : *rows) {
+        const size_t len = static_cast<size_t>(s.end - s.begin) * w;
+        std::memcpy(data->data() + at, a.buffers[0]->data() + static_cast<size_t>(s.begin) * w, len);
+        at += len;
+      }
       out->buffers = {data};
       break;
     }
@@ -115,7 +142,7 @@ ArrayPtr take_runs(const ArrayPtr& array, std::span<const int64_t> indices, int6
 ArrayPtr take_array(const ArrayPtr& array, std::span<const int64_t> indices) {
   for (int64_t i : indices)
     if (i < 0 || i >= array->length) throw_usage("take index {} outside an array of {} rows", i, array->length);
-  return take_runs(array, indices, 1);
+  return take_spans(array, spans_of(indices), 1);
 }
 
 }  // namespace lance
