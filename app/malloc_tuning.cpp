@@ -32,10 +32,6 @@ bool kernel_allows_huge_pages() {
   return std::strstr(text, "[never]") == nullptr && std::strchr(text, '[') != nullptr;
 }
 
-}  // namespace
-
-namespace {
-
 /// The heap stretch advised for huge pages up front (virtual until touched).
 constexpr size_t kAdvisedHeapBytes = size_t{256} << 20;
 constexpr size_t kHeapTopPad = size_t{64} << 20;
