@@ -352,8 +352,16 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
   // different fragments side by side), while `sink` handles the oldest one here.
   const auto& opts = dataset_->reader_options();
   const io::NetworkModel model = dataset_->store().network_model();
-  read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), opts.scan_batches_in_flight,
-                          read::chain_threads(model));
+  size_t depth = opts.scan_batches_in_flight;
+  if (depth == 0 && frag < dataset_->fragments().size()) {
+    // Batches cut short by the byte budget (large rows): as many times more of them in flight,
+    // so that as many rows are, and batches of the next fragment (another chain, run side by
+    // side) start while this one's run one after another.
+    const uint64_t whole = std::min(batch_size, starts_[frag + 1] - starts_[frag]);
+    const uint64_t cut = scan_batch_rows(batch_size, bytes_per_row(frag), opts.scan_batch_bytes);
+    depth = read::default_scan_depth() * static_cast<size_t>(std::clamp<uint64_t>((whole + cut - 1) / cut, 1, 8));
+  }
+  read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), depth, read::chain_threads(model));
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return false;
