@@ -1,5 +1,6 @@
 #include "expr/eval.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -65,9 +66,56 @@ int64_t integer_at(const ArrayData& a, size_t i) {
   }
 }
 
+/// v.ints / v.floats from a buffer of `T` (long enough for every row): one loop per type.
+template <typename T, typename Out>
+void fill_typed(const Vec& v, const ArrayData& a, std::vector<Out>& out) {
+  const uint8_t* base = a.buffers[0]->data();
+  for (size_t i = 0; i < out.size(); ++i) {
+    T x;
+    std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+    out[i] = v.valid[i] ? static_cast<Out>(x) : Out{};
+  }
+}
+
+/// The common fixed-width columns, when the values buffer covers every row; false otherwise.
+bool fill_fast(Vec& v, const ArrayData& a) {
+  const size_t n = static_cast<size_t>(a.length);
+  if (a.buffers.empty() || !a.buffers[0]) return false;
+  const size_t have = a.buffers[0]->size();
+  auto fits = [&](size_t width) { return have / width >= n; };
+  if (v.kind == Kind::integer) {
+    switch (a.type->id) {
+      case TypeId::int8:
+        return fits(1) && (fill_typed<int8_t>(v, a, v.ints), true);
+      case TypeId::int16:
+        return fits(2) && (fill_typed<int16_t>(v, a, v.ints), true);
+      case TypeId::int32:
+        return fits(4) && (fill_typed<int32_t>(v, a, v.ints), true);
+      case TypeId::int64:
+        return fits(8) && (fill_typed<int64_t>(v, a, v.ints), true);
+      case TypeId::uint8:
+        return fits(1) && (fill_typed<uint8_t>(v, a, v.ints), true);
+      case TypeId::uint16:
+        return fits(2) && (fill_typed<uint16_t>(v, a, v.ints), true);
+      case TypeId::uint32:
+        return fits(4) && (fill_typed<uint32_t>(v, a, v.ints), true);
+      case TypeId::uint64:
+        return fits(8) && (fill_typed<uint64_t>(v, a, v.ints), true);
+      default:
+        return false;
+    }
+  }
+  if (v.kind == Kind::floating) {
+    if (a.type->id == TypeId::float32) return fits(4) && (fill_typed<float>(v, a, v.floats), true);
+    if (a.type->id == TypeId::float64) return fits(8) && (fill_typed<double>(v, a, v.floats), true);
+  }
+  return false;
+}
+
 void fill_values(Vec& v, const ArrayData& a) {
   const size_t n = static_cast<size_t>(a.length);
   const TypeId id = a.type->id;
+  if (fill_fast(v, a)) return;
   for (size_t i = 0; i < n; ++i) {
     if (!v.valid[i]) continue;
     switch (v.kind) {
@@ -111,8 +159,11 @@ void fill_values(Vec& v, const ArrayData& a) {
 Vec load_array(const ArrayData& a, const std::vector<uint8_t>* outer_valid) {
   const size_t n = static_cast<size_t>(a.length);
   Vec v = null_vec(kind_of(*a.type), n);
-  for (size_t i = 0; i < n; ++i)
-    v.valid[i] = a.is_valid(static_cast<int64_t>(i)) && (!outer_valid || (*outer_valid)[i]);
+  if (!a.validity && !outer_valid && a.type->id != TypeId::null)
+    std::fill(v.valid.begin(), v.valid.end(), uint8_t{1});
+  else
+    for (size_t i = 0; i < n; ++i)
+      v.valid[i] = a.is_valid(static_cast<int64_t>(i)) && (!outer_valid || (*outer_valid)[i]);
   if (v.kind == Kind::list) {
     const ArrayData& child = *a.children.at(0);
     const TypeId id = a.type->id;
@@ -164,23 +215,79 @@ Kind meet(Kind a, Kind b) {
   return a;
 }
 
-bool holds(const std::string& op, int c) {
-  if (op == "=") return c == 0;
-  if (op == "!=") return c != 0;
-  if (op == "<") return c < 0;
-  if (op == "<=") return c <= 0;
-  if (op == ">") return c > 0;
-  return c >= 0;
+/// A comparison operator, resolved once per vector (not per row).
+enum class CmpOp { eq, ne, lt, le, gt, ge };
+
+CmpOp cmp_op(const std::string& op) {
+  if (op == "=") return CmpOp::eq;
+  if (op == "!=") return CmpOp::ne;
+  if (op == "<") return CmpOp::lt;
+  if (op == "<=") return CmpOp::le;
+  if (op == ">") return CmpOp::gt;
+  return CmpOp::ge;
+}
+
+bool holds(CmpOp op, int c) {
+  switch (op) {
+    case CmpOp::eq:
+      return c == 0;
+    case CmpOp::ne:
+      return c != 0;
+    case CmpOp::lt:
+      return c < 0;
+    case CmpOp::le:
+      return c <= 0;
+    case CmpOp::gt:
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
+/// out[i] = x[i] op y[i] where both are valid: one loop per operator, no per-row dispatch.
+template <typename T, typename Key>
+void compare_rows(CmpOp op, const Vec& l, const Vec& r, const std::vector<T>& x, const std::vector<T>& y, Key key,
+                  Vec& out) {
+  const size_t n = l.size();
+  auto run = [&](auto pred) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t ok = l.valid[i] & r.valid[i];
+      out.valid[i] = ok;
+      out.ints[i] = ok && pred(key(x[i]), key(y[i]));
+    }
+  };
+  switch (op) {
+    case CmpOp::eq:
+      return run([](auto a, auto b) { return a == b; });
+    case CmpOp::ne:
+      return run([](auto a, auto b) { return a != b; });
+    case CmpOp::lt:
+      return run([](auto a, auto b) { return a < b; });
+    case CmpOp::le:
+      return run([](auto a, auto b) { return a <= b; });
+    case CmpOp::gt:
+      return run([](auto a, auto b) { return a > b; });
+    default:
+      return run([](auto a, auto b) { return a >= b; });
+  }
 }
 
 Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
   const Kind k = meet(l0.kind, r0.kind);
   const Vec l = convert(l0, k), r = convert(r0, k);
   Vec out = null_vec(Kind::boolean, l.size());
-  for (size_t i = 0; i < l.size(); ++i) {
-    if (!l.valid[i] || !r.valid[i]) continue;
-    out.valid[i] = 1;
-    out.ints[i] = holds(op, compare_at(l, r, i, i));
+  const CmpOp o = cmp_op(op);
+  if (k == Kind::floating) {
+    compare_rows(o, l, r, l.floats, r.floats, total_key, out);
+  } else if (k == Kind::string || k == Kind::binary) {
+    for (size_t i = 0; i < l.size(); ++i) {
+      if (!l.valid[i] || !r.valid[i]) continue;
+      out.valid[i] = 1;
+      out.ints[i] = holds(o, compare_at(l, r, i, i));
+    }
+  } else {
+    compare_rows(
+        o, l, r, l.ints, r.ints, [](int64_t v) { return v; }, out);
   }
   return out;
 }
