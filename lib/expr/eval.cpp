@@ -272,9 +272,18 @@ void compare_rows(CmpOp op, const Vec& l, const Vec& r, const std::vector<T>& x,
   }
 }
 
+/// `v` as `kind`: `v` itself when no conversion is needed (no copy), else `tmp`, converted.
+const Vec& as_kind(const Vec& v, Kind kind, Vec& tmp) {
+  if (v.kind == kind || kind == Kind::null || kind == Kind::other || kind == Kind::list) return v;
+  tmp = convert(v, kind);
+  return tmp;
+}
+
 Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
   const Kind k = meet(l0.kind, r0.kind);
-  const Vec l = convert(l0, k), r = convert(r0, k);
+  Vec lt, rt;
+  const Vec& l = as_kind(l0, k, lt);
+  const Vec& r = as_kind(r0, k, rt);
   Vec out = null_vec(Kind::boolean, l.size());
   const CmpOp o = cmp_op(op);
   if (k == Kind::floating) {
@@ -293,7 +302,9 @@ Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
 }
 
 Vec arith(const std::string& op, const Vec& l0, const Vec& r0, Kind kind) {
-  const Vec l = convert(l0, kind), r = convert(r0, kind);
+  Vec lt, rt;
+  const Vec& l = as_kind(l0, kind, lt);
+  const Vec& r = as_kind(r0, kind, rt);
   Vec out = null_vec(kind, l.size());
   const char o = op[0];
   for (size_t i = 0; i < l.size(); ++i) {
