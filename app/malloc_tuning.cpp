@@ -43,7 +43,7 @@ bool heap_advised = false;
 /// again at once: M_TRIM_THRESHOLD keeps the space) and advises that stretch for transparent
 /// huge pages, as glibc.malloc.hugetlb=1 would (which needs the tunable at program start, so
 /// a second exec). Growth beyond the stretch gets ordinary pages.
-void advise_heap_huge_pages() {
+[[maybe_unused]] void advise_heap_huge_pages() {  // not called under AddressSanitizer
   if (!kernel_allows_huge_pages()) return;
   ::mallopt(M_TOP_PAD, kAdvisedHeapBytes);
   auto* before = static_cast<char*>(::sbrk(0));
