@@ -34,61 +34,48 @@ std::shared_ptr<LocalFile> LocalFile::open(const std::string& path) {
 
 LocalFile::~LocalFile() { ::close(fd_); }
 
-void RandomAccessFile::read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const {
+namespace {
+
+/// The range through a temporary buffer, then its extents copied out; false when `read` is.
+template <typename Read>
+bool read_through_buffer(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents, Read read) {
   Bytes buf(length);
-  read_at(offset, length, buf.data());
+  if (!read(buf.data())) return false;
   size_t cursor = 0;
   copy_into_extents(extents, offset, buf.data(), length, cursor);
+  return true;
+}
+
+}  // namespace
+
+void RandomAccessFile::read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const {
+  read_through_buffer(offset, length, extents, [&](uint8_t* out) {
+    read_at(offset, length, out);
+    return true;
+  });
 }
 
 bool RandomAccessFile::read_extents_if_cached(uint64_t offset, uint64_t length,
                                               std::span<const ReadExtent> extents) const {
-  Bytes buf(length);
-  if (!read_at_if_cached(offset, length, buf.data())) return false;
-  size_t cursor = 0;
-  copy_into_extents(extents, offset, buf.data(), length, cursor);
-  return true;
+  return read_through_buffer(offset, length, extents,
+                             [&](uint8_t* out) { return read_at_if_cached(offset, length, out); });
+}
+
+void LocalFile::check_range(uint64_t offset, uint64_t length) const {
+  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
+                offset, length, size_);
 }
 
 void LocalFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
-  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
-                offset, length, size_);
-  uint64_t done = 0;
-  while (done < length) {
-    ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw_io("{}: read at {}: {}", path_, offset + done, std::strerror(errno));
-    }
-    if (n == 0) throw_io("{}: unexpected end of file at {} (file shrank while reading?)", path_, offset + done);
-    done += static_cast<uint64_t>(n);
-  }
+  check_range(offset, length);
+  std::vector<iovec> iov = {{out, static_cast<size_t>(length)}};
+  readv_all(iov, offset, /*nowait=*/false);
 }
 
 bool LocalFile::read_at_if_cached(uint64_t offset, uint64_t length, uint8_t* out) const {
-  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
-                offset, length, size_);
-  uint64_t done = 0;
-  while (done < length) {
-    if (nowait_unsupported_.load(std::memory_order_relaxed)) {
-      read_at(offset + done, length - done, out + done);
-      return true;
-    }
-    iovec io{out + done, static_cast<size_t>(length - done)};
-    ssize_t n = ::preadv2(fd_, &io, 1, static_cast<off_t>(offset + done), RWF_NOWAIT);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN) return false;  // not (all) in the page cache: a read that would wait
-      if (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS) {
-        nowait_unsupported_.store(true, std::memory_order_relaxed);
-        continue;
-      }
-      throw_io("{}: read at {}: {}", path_, offset + done, std::strerror(errno));
-    }
-    if (n == 0) throw_io("{}: unexpected end of file at {} (file shrank while reading?)", path_, offset + done);
-    done += static_cast<uint64_t>(n);
-  }
-  return true;
+  check_range(offset, length);
+  std::vector<iovec> iov = {{out, static_cast<size_t>(length)}};
+  return readv_all(iov, offset, /*nowait=*/true);
 }
 
 namespace {
@@ -134,8 +121,7 @@ bool LocalFile::readv_all(std::vector<iovec>& iov, uint64_t offset, bool nowait)
 }
 
 bool LocalFile::scatter_read(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents, bool nowait) const {
-  check_corrupt(offset <= size_ && length <= size_ - offset, "read of [{}, +{}) passes the end of the file ({} bytes)",
-                offset, length, size_);
+  check_range(offset, length);
   // Sorted, disjoint extents inside the range are read in place; anything else through a buffer.
   uint64_t pos = 0, max_hole = 0;
   bool started = false, in_place = true;

@@ -75,8 +75,11 @@ class LocalFile final : public RandomAccessFile {
   int fd_;
   uint64_t size_;
   mutable std::atomic<bool> nowait_unsupported_{false};
-  /// Reads `iov` (consecutive file bytes from `offset`) whole; with `nowait`, false on the
-  /// first byte the page cache lacks.
+  /// Throws Error(corrupt) when [offset, offset + length) passes the end of the file.
+  void check_range(uint64_t offset, uint64_t length) const;
+  /// Reads `iov` (consecutive file bytes from `offset`) whole, resuming after short reads and
+  /// EINTR; with `nowait` (RWF_NOWAIT, plain reads where unsupported), false as soon as the
+  /// page cache lacks a byte.
   bool readv_all(std::vector<iovec>& iov, uint64_t offset, bool nowait) const;
   bool scatter_read(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents, bool nowait) const;
 };

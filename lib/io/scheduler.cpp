@@ -271,7 +271,7 @@ bool IoScheduler::execute(PendingRead& pending, bool only_if_cached) {
           if (!read(buf.data())) return false;
           size_t cursor = 0;
           copy_into_extents(extents, rr.offset, buf.data(), rr.length, cursor);
-          if (req.keep != Keeping::off) keep(rr.offset, std::move(buf));
+          keep(rr.offset, std::move(buf));
         }
       }
       stats_.iops++;
