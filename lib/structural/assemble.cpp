@@ -134,12 +134,6 @@ ArrayPtr values_to_array(const TypePtr& type, DataBlock&& values, const std::vec
 
 namespace {
 
-/// A layer's validity flags; none (all valid) when it has no nulls.
-const std::vector<uint8_t>& flags_of(const LayerSlots& layer) {
-  static const std::vector<uint8_t> kNone;
-  return layer.has_nulls ? layer.valid : kNone;
-}
-
 struct LeafState {
   LeafData* data;
   std::vector<LayerSlots> layers;  // outermost first
@@ -170,7 +164,7 @@ class Assembler {
       const LayerSlots& item = s.layers[depth];
       check_corrupt(item.num_slots == s.data->values.num_values, "field '{}': {} value slots but {} values", field.name,
                     item.num_slots, s.data->values.num_values);
-      return values_to_array(out_type, std::move(s.data->values), flags_of(item));
+      return values_to_array(out_type, std::move(s.data->values), item.valid);  // empty: no nulls
     }
     auto a = std::make_shared<ArrayData>();
     a->type = out_type;
@@ -180,7 +174,7 @@ class Assembler {
     check_corrupt(first_leaf < states_.size(), "field '{}' has no column", field.name);
     const LayerSlots& layer = states_[first_leaf].layers.at(depth);
     a->length = static_cast<int64_t>(layer.num_slots);
-    a->validity = validity_from(flags_of(layer), &a->null_count);
+    a->validity = validity_from(layer.valid, &a->null_count);  // empty: no nulls
     if (id == TypeId::struct_) {
       check_corrupt(!layer.is_list, "struct '{}' stored as a list layer", field.name);
       for (const auto& c : children)

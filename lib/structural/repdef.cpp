@@ -261,19 +261,19 @@ LayerSlots layer_slots(const LevelPlan& plan, const PairNumbers& pairs, size_t k
   s.num_slots = slots;
   // A layer without nulls needs no flags (LayerSlots::valid stays empty); one that is not a
   // list then needs no pass at all.
+  auto fill = [&]<bool with_valid>() {
+    if (pairs.narrow)
+      fill_layer<with_valid>(pairs.pair8.data(), num_levels, plan.code.data(), m + 1, k, s);
+    else
+      fill_layer<with_valid>(pairs.pair16.data(), num_levels, plan.code.data(), m + 1, k, s);
+  };
   if (s.is_list) s.offsets.resize(slots + 1);
   if (s.has_nulls) {
     s.valid.resize(slots + 1);  // one spare: every level writes, only slots advance
-    if (pairs.narrow)
-      fill_layer<true>(pairs.pair8.data(), num_levels, plan.code.data(), m + 1, k, s);
-    else
-      fill_layer<true>(pairs.pair16.data(), num_levels, plan.code.data(), m + 1, k, s);
+    fill.template operator()<true>();
     s.valid.resize(slots);
   } else if (s.is_list) {
-    if (pairs.narrow)
-      fill_layer<false>(pairs.pair8.data(), num_levels, plan.code.data(), m + 1, k, s);
-    else
-      fill_layer<false>(pairs.pair16.data(), num_levels, plan.code.data(), m + 1, k, s);
+    fill.template operator()<false>();
   }
   return s;
 }
