@@ -45,25 +45,32 @@ int64_t unit_to_ns(TimeUnit u) {
   return 1;
 }
 
-int64_t integer_at(const ArrayData& a, size_t i) {
-  switch (a.type->id) {
+/// Calls `f.template operator()<T>()` with `T` the C++ type of integer column type `id`
+/// (int64_t for any other).
+template <typename F>
+decltype(auto) with_integer_type(TypeId id, F&& f) {
+  switch (id) {
     case TypeId::int8:
-      return load<int8_t>(a, i);
+      return f.template operator()<int8_t>();
     case TypeId::int16:
-      return load<int16_t>(a, i);
+      return f.template operator()<int16_t>();
     case TypeId::int32:
-      return load<int32_t>(a, i);
+      return f.template operator()<int32_t>();
     case TypeId::uint8:
-      return load<uint8_t>(a, i);
+      return f.template operator()<uint8_t>();
     case TypeId::uint16:
-      return load<uint16_t>(a, i);
+      return f.template operator()<uint16_t>();
     case TypeId::uint32:
-      return load<uint32_t>(a, i);
+      return f.template operator()<uint32_t>();
     case TypeId::uint64:
-      return static_cast<int64_t>(load<uint64_t>(a, i));
+      return f.template operator()<uint64_t>();
     default:
-      return load<int64_t>(a, i);
+      return f.template operator()<int64_t>();
   }
+}
+
+int64_t integer_at(const ArrayData& a, size_t i) {
+  return with_integer_type(a.type->id, [&]<typename T>() { return static_cast<int64_t>(load<T>(a, i)); });
 }
 
 /// v.ints / v.floats from a buffer of `T` (long enough for every row): one loop per type.
@@ -83,28 +90,9 @@ bool fill_fast(Vec& v, const ArrayData& a) {
   if (a.buffers.empty() || !a.buffers[0]) return false;
   const size_t have = a.buffers[0]->size();
   auto fits = [&](size_t width) { return have / width >= n; };
-  if (v.kind == Kind::integer) {
-    switch (a.type->id) {
-      case TypeId::int8:
-        return fits(1) && (fill_typed<int8_t>(v, a, v.ints), true);
-      case TypeId::int16:
-        return fits(2) && (fill_typed<int16_t>(v, a, v.ints), true);
-      case TypeId::int32:
-        return fits(4) && (fill_typed<int32_t>(v, a, v.ints), true);
-      case TypeId::int64:
-        return fits(8) && (fill_typed<int64_t>(v, a, v.ints), true);
-      case TypeId::uint8:
-        return fits(1) && (fill_typed<uint8_t>(v, a, v.ints), true);
-      case TypeId::uint16:
-        return fits(2) && (fill_typed<uint16_t>(v, a, v.ints), true);
-      case TypeId::uint32:
-        return fits(4) && (fill_typed<uint32_t>(v, a, v.ints), true);
-      case TypeId::uint64:
-        return fits(8) && (fill_typed<uint64_t>(v, a, v.ints), true);
-      default:
-        return false;
-    }
-  }
+  if (v.kind == Kind::integer)
+    return with_integer_type(a.type->id,
+                             [&]<typename T>() { return fits(sizeof(T)) && (fill_typed<T>(v, a, v.ints), true); });
   if (v.kind == Kind::floating) {
     if (a.type->id == TypeId::float32) return fits(4) && (fill_typed<float>(v, a, v.floats), true);
     if (a.type->id == TypeId::float64) return fits(8) && (fill_typed<double>(v, a, v.floats), true);
@@ -189,23 +177,6 @@ int64_t total_key(double d) {
   return bits < 0 ? bits ^ std::numeric_limits<int64_t>::max() : bits;
 }
 
-/// -1, 0, 1 for rows `i` of `a` and `b` (same kind, both valid).
-int compare_at(const Vec& a, const Vec& b, size_t i, size_t j) {
-  switch (a.kind) {
-    case Kind::floating: {
-      const int64_t x = total_key(a.floats[i]), y = total_key(b.floats[j]);
-      return x < y ? -1 : x > y;
-    }
-    case Kind::string:
-    case Kind::binary: {
-      const int c = a.strs[i].compare(b.strs[j]);
-      return c < 0 ? -1 : c > 0;
-    }
-    default:
-      return a.ints[i] < b.ints[j] ? -1 : a.ints[i] > b.ints[j];
-  }
-}
-
 Kind meet(Kind a, Kind b) {
   if (a == b || b == Kind::null) return a;
   if (a == Kind::null) return b;
@@ -225,23 +196,6 @@ CmpOp cmp_op(const std::string& op) {
   if (op == "<=") return CmpOp::le;
   if (op == ">") return CmpOp::gt;
   return CmpOp::ge;
-}
-
-bool holds(CmpOp op, int c) {
-  switch (op) {
-    case CmpOp::eq:
-      return c == 0;
-    case CmpOp::ne:
-      return c != 0;
-    case CmpOp::lt:
-      return c < 0;
-    case CmpOp::le:
-      return c <= 0;
-    case CmpOp::gt:
-      return c > 0;
-    default:
-      return c >= 0;
-  }
 }
 
 /// out[i] = x[i] op y[i] where both are valid: one loop per operator, no per-row dispatch.
@@ -274,7 +228,7 @@ void compare_rows(CmpOp op, const Vec& l, const Vec& r, const std::vector<T>& x,
 
 /// `v` as `kind`: `v` itself when no conversion is needed (no copy), else `tmp`, converted.
 const Vec& as_kind(const Vec& v, Kind kind, Vec& tmp) {
-  if (v.kind == kind || kind == Kind::null || kind == Kind::other || kind == Kind::list) return v;
+  if (keeps_kind(v.kind, kind)) return v;
   tmp = convert(v, kind);
   return tmp;
 }
@@ -286,18 +240,13 @@ Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
   const Vec& r = as_kind(r0, k, rt);
   Vec out = null_vec(Kind::boolean, l.size());
   const CmpOp o = cmp_op(op);
-  if (k == Kind::floating) {
-    compare_rows(o, l, r, l.floats, r.floats, total_key, out);
-  } else if (k == Kind::string || k == Kind::binary) {
-    for (size_t i = 0; i < l.size(); ++i) {
-      if (!l.valid[i] || !r.valid[i]) continue;
-      out.valid[i] = 1;
-      out.ints[i] = holds(o, compare_at(l, r, i, i));
-    }
-  } else {
-    compare_rows(
-        o, l, r, l.ints, r.ints, [](int64_t v) { return v; }, out);
-  }
+  auto same = [](auto v) { return v; };
+  if (k == Kind::floating)
+    compare_rows(o, l, r, l.floats, r.floats, total_key, out);  // IEEE total order
+  else if (k == Kind::string || k == Kind::binary)
+    compare_rows(o, l, r, l.strs, r.strs, same, out);  // bytewise
+  else
+    compare_rows(o, l, r, l.ints, r.ints, same, out);
   return out;
 }
 

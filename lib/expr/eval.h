@@ -32,5 +32,7 @@ Vec call_function(const Bound& node, std::vector<Vec> args, size_t n);
 /// `v` as `kind` (integer → float, date → timestamp, and CAST's conversions). Throws
 /// Error(usage) for a value that does not convert.
 Vec convert(const Vec& v, Kind kind);
+/// Whether convert() to `to` leaves a Vec of kind `from` as it is.
+bool keeps_kind(Kind from, Kind to);
 
 }  // namespace lance::expr

@@ -175,8 +175,10 @@ Vec list_predicate(const std::string& f, const std::vector<Vec>& a, size_t n) {
 
 }  // namespace
 
+bool keeps_kind(Kind from, Kind to) { return from == to || to == Kind::null || to == Kind::other || to == Kind::list; }
+
 Vec convert(const Vec& v, Kind kind) {
-  if (v.kind == kind || kind == Kind::null || kind == Kind::other || kind == Kind::list) return v;
+  if (keeps_kind(v.kind, kind)) return v;
   Vec out = null_vec(kind, v.size());
   out.owned = v.owned;
   for (size_t i = 0; i < v.size(); ++i) {
