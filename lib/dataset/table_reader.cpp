@@ -39,8 +39,7 @@ class FileTableReader final : public TableReader {
     uint64_t row = begin;
     // Every column counted (the projection's share of a single file is not known up front):
     // batches of large rows are never larger than the budget, narrow projections' smaller.
-    const double per_row =
-        static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+    const double per_row = file_->bytes_per_row();
     const uint64_t rows = scan_batch_rows(batch_size, per_row, options_.scan_batch_bytes);
     for (;;) {
       for (; row < end && !pipe.full(); row += rows) {
@@ -68,8 +67,7 @@ class FileTableReader final : public TableReader {
   /// columns: more groups than a narrow projection needs, never fewer).
   void take_units(std::span<const uint64_t> rows, uint64_t batch_size,
                   const std::function<void(RecordBatch)>& sink) override {
-    const double per_row =
-        static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+    const double per_row = file_->bytes_per_row();
     take_in_groups(
         rows, batch_size, options_.take_group_bytes, sink,
         [&](uint64_t) {

@@ -87,6 +87,11 @@ class FileReader {
   const Footer& footer() const { return footer_; }
   FileVersion version() const { return footer_.version; }
   uint64_t num_rows() const { return num_rows_; }
+  /// The file's bytes per row (file size / rows, at least one row): what planning assumes a
+  /// row of any projection costs before the pages are known.
+  double bytes_per_row() const {
+    return static_cast<double>(file_size()) / static_cast<double>(num_rows_ > 0 ? num_rows_ : 1);
+  }
   const Schema& schema() const { return schema_; }
   const std::vector<ColumnInfo>& columns() const { return columns_; }
   const std::vector<io::ByteRange>& global_buffers() const { return global_buffers_; }

@@ -151,8 +151,7 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   // columns on the pool, as a scan does: both cores, where a hand-off costs little.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;
-  const double bytes_per_row =
-      static_cast<double>(file_->file_size()) / static_cast<double>(std::max<uint64_t>(1, num_rows()));
+  const double bytes_per_row = file_->bytes_per_row();
   if (!take_mode_set_ && bytes_per_row * static_cast<double>(sorted.size()) >= static_cast<double>(kPoolTakeBytes))
     decode_mode_ = DecodeMode::pool;
   taking_ = true;
