@@ -49,21 +49,22 @@ BytesPtr offsets_for(const ArrayData& a, const std::vector<RowSpan>& spans, int6
   return out;
 }
 
-/// The rows of `spans` of `array` (already checked), each span scaled by `run`: the rows of a
-/// fixed-size list's child without spelling out every child row. Contiguous rows are copied
-/// as one block, so a sorted take with a few repeats costs about a copy of its bytes.
-ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, int64_t run) {
+/// The child rows of fixed-size lists' rows `spans`: each span times the list size.
+std::vector<RowSpan> scaled(const std::vector<RowSpan>& spans, int64_t list_size) {
+  std::vector<RowSpan> out;
+  out.reserve(spans.size());
+  for (const RowSpan& s : spans) out.push_back({s.begin * list_size, s.end * list_size});
+  return out;
+}
+
+/// The rows of `spans` of `array` (already checked). Contiguous rows are copied as one block,
+/// so a sorted take with a few repeats costs about a copy of its bytes; a fixed-size list's
+/// child is taken by spans too, without spelling out every child row.
+ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans) {
   const ArrayData& a = *array;
   const DataType& t = *a.type;
-  std::vector<RowSpan> scaled;
-  const std::vector<RowSpan>* rows = &spans;
-  if (run > 1) {
-    scaled.reserve(spans.size());
-    for (const RowSpan& s : spans) scaled.push_back({s.begin * run, s.end * run});
-    rows = &scaled;
-  }
   int64_t n = 0;
-  for (const RowSpan& s : *rows) n += s.end - s.begin;
+  for (const RowSpan& s : spans) n += s.end - s.begin;
   auto out = std::make_shared<ArrayData>();
   out->type = a.type;
   out->length = n;
@@ -71,7 +72,7 @@ ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, in
   if (a.validity) {
     std::vector<uint8_t> valid(static_cast<size_t>(n));
     size_t o = 0;
-    for (const RowSpan& s : *rows)
+    for (const RowSpan& s : spans)
       for (int64_t i = s.begin; i < s.end; ++i) valid[o++] = a.is_valid(i);
     out->validity = make_validity(valid, &out->null_count);
   }
@@ -82,7 +83,7 @@ ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, in
     case TypeId::boolean: {
       auto bits = std::make_shared<Bytes>((static_cast<size_t>(n) + 7) / 8, 0);
       uint64_t o = 0;
-      for (const RowSpan& s : *rows)
+      for (const RowSpan& s : spans)
         for (int64_t i = s.begin; i < s.end; ++i, ++o)
           if (get_bit(a.buffers[0]->data(), static_cast<uint64_t>(i))) set_bit(bits->data(), o);
       out->buffers = {bits};
@@ -93,8 +94,8 @@ ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, in
     case TypeId::large_utf8:
     case TypeId::large_binary: {
       std::vector<RowSpan> bytes;
-      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, *rows, n, &bytes)
-                                           : offsets_for<int32_t>(a, *rows, n, &bytes)};
+      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, spans, n, &bytes)
+                                           : offsets_for<int32_t>(a, spans, n, &bytes)};
       int64_t total = 0;
       for (const RowSpan& s : bytes) total += s.end - s.begin;
       auto data = std::make_shared<Bytes>(static_cast<size_t>(total));
@@ -110,22 +111,22 @@ ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, in
     case TypeId::large_list:
     case TypeId::map: {
       std::vector<RowSpan> child;
-      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, *rows, n, &child)
-                                           : offsets_for<int32_t>(a, *rows, n, &child)};
-      out->children = {take_spans(a.children[0], child, 1)};
+      out->buffers = {t.is_large_offsets() ? offsets_for<int64_t>(a, spans, n, &child)
+                                           : offsets_for<int32_t>(a, spans, n, &child)};
+      out->children = {take_spans(a.children[0], child)};
       break;
     }
     case TypeId::fixed_size_list:
-      out->children = {take_spans(a.children[0], *rows, t.list_size)};
+      out->children = {take_spans(a.children[0], scaled(spans, t.list_size))};
       break;
     case TypeId::struct_:
-      for (const auto& c : a.children) out->children.push_back(take_spans(c, *rows, 1));
+      for (const auto& c : a.children) out->children.push_back(take_spans(c, spans));
       break;
     default: {
       const size_t w = t.id == TypeId::dictionary ? t.index_type->bit_width() / 8 : t.bit_width() / 8;
       auto data = std::make_shared<Bytes>(static_cast<size_t>(n) * w);
       size_t at = 0;
-      for (const RowSpan& s : *rows) {
+      for (const RowSpan& s : spans) {
         const size_t len = static_cast<size_t>(s.end - s.begin) * w;
         std::memcpy(data->data() + at, a.buffers[0]->data() + static_cast<size_t>(s.begin) * w, len);
         at += len;
@@ -142,7 +143,7 @@ ArrayPtr take_spans(const ArrayPtr& array, const std::vector<RowSpan>& spans, in
 ArrayPtr take_array(const ArrayPtr& array, std::span<const int64_t> indices) {
   for (int64_t i : indices)
     if (i < 0 || i >= array->length) throw_usage("take index {} outside an array of {} rows", i, array->length);
-  return take_spans(array, spans_of(indices), 1);
+  return take_spans(array, spans_of(indices));
 }
 
 }  // namespace lance
