@@ -105,6 +105,18 @@ Bytes slice(uint64_t offset, uint64_t length) {
   return Bytes(all.begin() + static_cast<std::ptrdiff_t>(offset), all.end());
 }
 
+/// Writes RecordingFile::pattern(size) to `path`, synced to the device; returns the bytes.
+Bytes write_pattern_file(const std::string& path, size_t size) {
+  const Bytes data = RecordingFile::pattern(size);
+  FILE* f = std::fopen(path.c_str(), "wb");
+  REQUIRE(f);
+  REQUIRE(std::fwrite(data.data(), 1, data.size(), f) == data.size());
+  std::fflush(f);
+  ::fsync(fileno(f));
+  std::fclose(f);
+  return data;
+}
+
 }  // namespace
 
 TEST_CASE("io scheduler: queued reads start in priority order, FIFO within a priority", "[io][scheduler]") {
@@ -365,15 +377,7 @@ TEST_CASE("io scheduler: small reads the page cache lacks go to the pool and cac
 
 TEST_CASE("local file: read_at_if_cached reads what the page cache holds, the same bytes as read_at", "[io]") {
   const std::string path = "io_scheduler_nowait.bin";
-  const Bytes data = RecordingFile::pattern(1 << 20);
-  {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    REQUIRE(f);
-    REQUIRE(std::fwrite(data.data(), 1, data.size(), f) == data.size());
-    std::fflush(f);
-    ::fsync(fileno(f));
-    std::fclose(f);
-  }
+  const Bytes data = write_pattern_file(path, 1 << 20);
   auto file = lance::io::LocalFile::open(path);
   Bytes out(4096);
   // Evicted (where the file system lets go of it): the read may say "not cached"; either way
@@ -397,13 +401,7 @@ TEST_CASE("local file: read_at_if_cached reads what the page cache holds, the sa
 
 TEST_CASE("local file: read_extents reads each extent in place, holes dropped, over many iovecs", "[io]") {
   const std::string path = "io_local_extents.bin";
-  const Bytes data = RecordingFile::pattern(1 << 20);
-  {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    REQUIRE(f);
-    REQUIRE(std::fwrite(data.data(), 1, data.size(), f) == data.size());
-    std::fclose(f);
-  }
+  const Bytes data = write_pattern_file(path, 1 << 20);
   auto file = lance::io::LocalFile::open(path);
   using lance::io::ReadExtent;
   auto extents_of = [](std::vector<Bytes>& bufs, const std::vector<ByteRange>& ranges) {
