@@ -69,6 +69,22 @@ RecordBatch IndexFile::take(const std::vector<std::string>& columns, std::span<c
   return guarded([&] { return read::FileRowReader(file_, fields, options_).take(rows); });
 }
 
+RecordBatch IndexFile::take_runs(const std::vector<std::string>& columns,
+                                 const std::vector<std::pair<uint64_t, uint64_t>>& runs) const {
+  const auto fields = fields_of(columns);
+  std::vector<structural::RowRange> ranges;
+  for (const auto& [first, n] : runs) {
+    if (n == 0) continue;
+    if (first > num_rows() || n > num_rows() - first || (!ranges.empty() && first < ranges.back().end))
+      throw_corrupt("{}: rows {}..{} of {}", what_, first, first + n, num_rows());
+    if (!ranges.empty() && ranges.back().end == first)
+      ranges.back().end = first + n;
+    else
+      ranges.push_back({first, first + n});
+  }
+  return guarded([&] { return read::FileRowReader(file_, fields, options_).take_ranges(std::move(ranges)); });
+}
+
 Bytes IndexFile::global_buffer(size_t i) const {
   const auto& buffers = file_->global_buffers();
   if (i >= buffers.size()) throw_corrupt("{}: no global buffer {} (the file has {})", what_, i, buffers.size());

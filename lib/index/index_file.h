@@ -51,6 +51,10 @@ class IndexFile {
   RecordBatch read(const std::vector<std::string>& columns, uint64_t begin, uint64_t end) const;
   /// The given rows (ascending or not) of the named columns.
   RecordBatch take(const std::vector<std::string>& columns, std::span<const uint64_t> rows) const;
+  /// Runs of rows (first row, count), ascending and apart, of the named columns, one run
+  /// after another. Throws Error(corrupt) for a run past the end or out of order.
+  RecordBatch take_runs(const std::vector<std::string>& columns,
+                        const std::vector<std::pair<uint64_t, uint64_t>>& runs) const;
   /// Global buffer `i` of the file (0 holds the file descriptor). Throws Error(corrupt) when
   /// the file has no such buffer.
   Bytes global_buffer(size_t i) const;

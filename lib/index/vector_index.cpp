@@ -24,9 +24,17 @@ using Json = nlohmann::json;
 }  // namespace
 
 struct VectorIndex::Partition {
-  std::vector<uint64_t> addresses;  ///< `_rowid` of each row
-  std::vector<float> vectors;       ///< flat: rows × dim (as stored: normalized for cosine)
-  std::vector<uint8_t> codes;       ///< pq: rows × code bytes (per row); sq: rows × dim
+  /// The decoded storage rows of the load that read this partition (shared by the partitions
+  /// it read); the spans below point into it, or into row_codes.
+  std::shared_ptr<const RecordBatch> storage;
+  std::span<const uint64_t> addresses;  ///< `_rowid` of each row
+  std::span<const float> vectors;       ///< flat: rows × dim (as stored: normalized for cosine)
+  /// pq: the code bytes; in a graph's partition (HNSW, read by node) per row, rows × code
+  /// bytes (row_codes); otherwise as stored, transposed (byte b of row j at b × rows + j), so
+  /// a scan of the partition adds one sub-vector's table entries for every row at a time.
+  /// sq: rows × dim.
+  std::span<const uint8_t> codes;
+  std::vector<uint8_t> row_codes;
   /// HNSW: the neighbours of each node, level 0 first (level 0 indexed by node; upper levels
   /// keyed by node).
   std::vector<std::vector<uint32_t>> level0;
@@ -262,18 +270,6 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
 
 VectorIndex::~VectorIndex() = default;
 
-namespace {
-
-/// Row numbers [first, first + n) of each range, one after another.
-std::vector<uint64_t> rows_of(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
-  std::vector<uint64_t> rows;
-  for (const auto& [first, n] : ranges)
-    for (uint64_t r = first; r < first + n; ++r) rows.push_back(r);
-  return rows;
-}
-
-}  // namespace
-
 void VectorIndex::load(const std::vector<uint32_t>& wanted) const {
   std::vector<uint32_t> missing;
   {
@@ -292,9 +288,9 @@ void VectorIndex::load(const std::vector<uint32_t>& wanted) const {
   const char* code_column = info_.quantizer == Quantizer::flat ? "flat"
                             : info_.quantizer == Quantizer::pq ? "__pq_code"
                                                                : "__sq_code";
-  const RecordBatch rows = storage_->take({"_rowid", code_column}, rows_of(storage));
+  const auto rows = std::make_shared<const RecordBatch>(storage_->take_runs({"_rowid", code_column}, storage));
   RecordBatch graph_rows;
-  if (info_.hnsw) graph_rows = index_->take({"__vector_id", "__neighbors"}, rows_of(graph));
+  if (info_.hnsw) graph_rows = index_->take_runs({"__vector_id", "__neighbors"}, graph);
   uint64_t at = 0, graph_at = 0;
   for (size_t i = 0; i < missing.size(); ++i) {
     auto part = std::make_unique<Partition>();
@@ -313,24 +309,30 @@ const VectorIndex::Partition& VectorIndex::partition(uint32_t p) const {
   return *partitions_.at(p);
 }
 
-void VectorIndex::fill_storage(Partition& part, const RecordBatch& rows, uint64_t first, uint64_t n) const {
+void VectorIndex::fill_storage(Partition& part, const std::shared_ptr<const RecordBatch>& rows, uint64_t first,
+                               uint64_t n) const {
   const std::string& what = storage_->what();
-  const auto* ids = column_values<uint64_t>(rows, 0, TypeId::uint64, what) + first;
-  part.addresses.assign(ids, ids + n);
+  part.storage = rows;
+  part.addresses = {column_values<uint64_t>(*rows, 0, TypeId::uint64, what) + first, n};
   const auto dim = static_cast<int32_t>(info_.dim);
   if (info_.quantizer == Quantizer::flat) {
-    const float* v = fixed_list_items(rows, 1, TypeId::float32, dim, what).values<float>() + first * info_.dim;
-    part.vectors.assign(v, v + n * info_.dim);
+    part.vectors = {fixed_list_items(*rows, 1, TypeId::float32, dim, what).values<float>() + first * info_.dim,
+                    n * info_.dim};
   } else if (info_.quantizer == Quantizer::sq) {
-    const uint8_t* c = fixed_list_items(rows, 1, TypeId::uint8, dim, what).values<uint8_t>() + first * info_.dim;
-    part.codes.assign(c, c + n * info_.dim);
+    part.codes = {fixed_list_items(*rows, 1, TypeId::uint8, dim, what).values<uint8_t>() + first * info_.dim,
+                  n * info_.dim};
   } else {
     const uint32_t width = info_.pq_bits == 8 ? info_.pq_sub_vectors : info_.pq_sub_vectors / 2;
-    const ArrayData& items = fixed_list_items(rows, 1, TypeId::uint8, static_cast<int32_t>(width), what);
+    const ArrayData& items = fixed_list_items(*rows, 1, TypeId::uint8, static_cast<int32_t>(width), what);
     const uint8_t* flat = items.values<uint8_t>() + first * width;
-    part.codes.resize(n * width);
-    for (uint64_t j = 0; j < n; ++j)  // stored transposed per partition: byte b of row j at b × n + j
-      for (uint32_t b = 0; b < width; ++b) part.codes[j * width + b] = flat[b * n + j];
+    if (!info_.hnsw) {
+      part.codes = {flat, n * width};
+      return;
+    }
+    part.row_codes.resize(n * width);
+    for (uint64_t j = 0; j < n; ++j)
+      for (uint32_t b = 0; b < width; ++b) part.row_codes[j * width + b] = flat[b * n + j];
+    part.codes = part.row_codes;
   }
 }
 
@@ -379,6 +381,34 @@ class PartitionDistance {
       scale_ = static_cast<float>(range * range / (255.0 * 255.0));
       for (const float v : q) query_code_.push_back(sq_code(v));
     }
+  }
+
+  /// The distances of all `out.size()` rows of the partition, as operator() gives them.
+  void all(std::span<float> out) const {
+    if (info_.quantizer != Quantizer::pq || info_.hnsw) {
+      for (size_t j = 0; j < out.size(); ++j) out[j] = (*this)(j);
+      return;
+    }
+    // Transposed codes: one sub-vector at a time over every row, each row's sum in the order
+    // pq_distance adds it (the same floats).
+    const size_t n = out.size(), m = info_.pq_sub_vectors, codes = size_t{1} << info_.pq_bits;
+    std::fill(out.begin(), out.end(), 0.0f);
+    if (info_.pq_bits == 8) {
+      for (size_t s = 0; s < m; ++s) {
+        const float* t = table_.data() + s * codes;
+        const uint8_t* c = part_.codes.data() + s * n;
+        for (size_t j = 0; j < n; ++j) out[j] += t[c[j]];
+      }
+    } else {
+      for (size_t b = 0; b < m / 2; ++b) {
+        const float* lo = table_.data() + 2 * b * codes;
+        const float* hi = lo + codes;
+        const uint8_t* c = part_.codes.data() + b * n;
+        for (size_t j = 0; j < n; ++j) out[j] = out[j] + lo[c[j] & 0xf] + hi[c[j] >> 4];
+      }
+    }
+    if (info_.metric == Metric::dot)
+      for (float& d : out) d -= static_cast<float>(m - 1);
   }
 
   float operator()(size_t j) const {
@@ -442,6 +472,7 @@ class PartitionDistance {
     }
   }
 
+  /// Row j's distance from per-row codes (a graph's partition; the others use all()).
   float pq_distance(size_t j) const {
     const size_t m = info_.pq_sub_vectors, codes = size_t{1} << info_.pq_bits;
     float d = 0;
@@ -566,9 +597,11 @@ std::vector<Neighbor> VectorIndex::search_partition(const Partition& part, uint3
   const bool scan = !info_.hnsw || (admit && admitted_count < n * 10 / 100);
   if (scan) {
     NodeHeap best{k, {}};
+    std::vector<float> d(n);
+    dist.all(d);
     for (size_t j = 0; j < n; ++j) {
       if (admit && !admitted[j]) continue;
-      best.offer(dist(j), static_cast<uint32_t>(j));
+      best.offer(d[j], static_cast<uint32_t>(j));
     }
     counters.codes_compared += admitted_count;
     for (const auto& [d, j] : best.items) out.push_back({d, part.addresses[j]});

@@ -100,7 +100,7 @@ class VectorIndex {
 
  private:
   const Partition& partition(uint32_t p) const;
-  void fill_storage(Partition& part, const RecordBatch& rows, uint64_t first, uint64_t n) const;
+  void fill_storage(Partition& part, const std::shared_ptr<const RecordBatch>& rows, uint64_t first, uint64_t n) const;
   void fill_graph(Partition& part, uint32_t p, const RecordBatch& graph, uint64_t first, uint64_t rows) const;
   std::vector<Neighbor> search_partition(const Partition& part, uint32_t p, std::span<const float> q, size_t k,
                                          uint32_t ef, const AdmitRow& admit, AnnCounters& counters) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <string_view>
 
 #include "array/take.h"
@@ -105,8 +106,11 @@ std::vector<structural::RowRange> FileRowReader::row_ranges(std::span<const uint
     if (r >= num_rows())
       throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
   sorted.assign(rows.begin(), rows.end());
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  // Rows already strictly ascending (an index's partitions, a filter's matches) need no sort.
+  if (std::adjacent_find(sorted.begin(), sorted.end(), std::greater_equal<>()) != sorted.end()) {
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  }
   std::vector<structural::RowRange> ranges;
   for (uint64_t r : sorted) {
     if (!ranges.empty() && ranges.back().end == r)
@@ -143,32 +147,33 @@ void FileRowReader::prefetch(std::span<const uint64_t> rows) {
 
 void FileRowReader::drop_prefetched() { file_->io().drop_kept(); }
 
-RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
-  std::vector<uint64_t> sorted;
-  const std::vector<structural::RowRange> ranges = row_ranges(rows, sorted);
+RecordBatch FileRowReader::take_ranges(std::vector<structural::RowRange> ranges) {
+  uint64_t rows = 0;
+  for (const auto& r : ranges) rows += r.size();
   // A small take decodes little: inline, unless the options say otherwise. One of many bytes
   // (its rows at the file's average row size: large rows, or many of them) decodes its
   // columns on the pool, as a scan does: both cores, where a hand-off costs little.
   const DecodeMode saved = decode_mode_;
   decode_mode_ = take_decode_mode_;
   const double bytes_per_row = file_->bytes_per_row();
-  if (!take_mode_set_ && bytes_per_row * static_cast<double>(sorted.size()) >= static_cast<double>(kPoolTakeBytes))
+  if (!take_mode_set_ && bytes_per_row * static_cast<double>(rows) >= static_cast<double>(kPoolTakeBytes))
     decode_mode_ = DecodeMode::pool;
   taking_ = true;
-  RecordBatch read;
-  {
-    Finally restore([&] {
-      decode_mode_ = saved;
-      taking_ = false;
-    });
-    read = ranges.empty() ? read_range(0, 0) : finish(start(ranges));
-  }
+  Finally restore([&] {
+    decode_mode_ = saved;
+    taking_ = false;
+  });
+  return ranges.empty() ? read_range(0, 0) : finish(start(std::move(ranges)));
+}
+
+RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
+  std::vector<uint64_t> sorted;
+  RecordBatch read = take_ranges(row_ranges(rows, sorted));
+  if (sorted.size() == rows.size() && std::equal(sorted.begin(), sorted.end(), rows.begin())) return read;
   // Position of each requested row within `read` (which holds `sorted` in order).
   std::vector<int64_t> index(rows.size());
   for (size_t i = 0; i < rows.size(); ++i)
     index[i] = std::lower_bound(sorted.begin(), sorted.end(), rows[i]) - sorted.begin();
-  bool identity = sorted.size() == rows.size() && std::equal(sorted.begin(), sorted.end(), rows.begin());
-  if (identity) return read;
   RecordBatch out;
   out.fields = read.fields;
   out.num_rows = static_cast<int64_t>(rows.size());

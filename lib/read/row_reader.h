@@ -59,6 +59,9 @@ class FileRowReader {
   /// are fetched in batched requests, every row read once. Throws Error(usage) for a row
   /// ≥ num_rows().
   RecordBatch take(std::span<const uint64_t> rows);
+  /// The rows of `ranges` (as for start()), in order, read as a take reads them: for a caller
+  /// whose rows are runs already (an index's partitions), with no row list to sort.
+  RecordBatch take_ranges(std::vector<structural::RowRange> ranges);
 
   /// Reads ahead for takes of some of `rows` (any order, repeats allowed): their bytes are
   /// read now, as take(rows) would read them, and kept in the file's I/O scheduler
