@@ -1,7 +1,6 @@
 #include "structural/miniblock.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 #include "encoding/decompress.h"
@@ -89,6 +88,35 @@ struct DecodedChunk {
   /// Row starts and visible values in the whole chunk, counted on first use (lists only).
   int64_t num_starts = -1;
   uint64_t num_visible = 0;
+};
+
+/// The decoded chunks of one decode, by chunk index: the chunks of [first, first + slots)
+/// that were needed, each decoded once (a flat table: a take of many rows looks one up per
+/// row range).
+class DecodedChunks {
+ public:
+  DecodedChunks(size_t first, size_t count, size_t needed) : first_(first), slot_(count, kNone) {
+    chunks_.reserve(needed);
+  }
+  template <typename Decode>
+  DecodedChunk& emplace(size_t c, Decode&& decode) {
+    uint32_t& s = slot_.at(c - first_);
+    if (s == kNone) {
+      chunks_.push_back(decode());
+      s = static_cast<uint32_t>(chunks_.size() - 1);
+    }
+    return chunks_[s];
+  }
+  DecodedChunk& at(size_t c) {
+    check_internal(c >= first_ && c - first_ < slot_.size() && slot_[c - first_] != kNone, "chunk {} not decoded", c);
+    return chunks_[slot_[c - first_]];
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  size_t first_;
+  std::vector<uint32_t> slot_;
+  std::vector<DecodedChunk> chunks_;
 };
 
 /// Where a row starts inside a chunk: its level index and the visible values before it.
@@ -190,7 +218,9 @@ class MiniBlockDecoder final : public PageDecoder {
     auto runs = chunk_runs(rows);
     check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
                    runs.size());
-    std::map<size_t, DecodedChunk> decoded;
+    size_t needed = 0;
+    for (const auto& [first, last] : runs) needed += last - first + 1;
+    DecodedChunks decoded(runs.front().first, runs.back().second - runs.front().first + 1, needed);
     uint64_t levels = 0, value_bytes = 0, offset_bytes = 0;
     for (size_t r = 0; r < runs.size(); ++r) {
       auto [first, last] = runs[r];
@@ -198,14 +228,11 @@ class MiniBlockDecoder final : public PageDecoder {
       for (size_t c = first; c <= last; ++c) {
         const auto& info = chunks_[c];
         if (ctx_.stats) ctx_.stats->chunks_decoded++;
-        auto& dc =
-            decoded
-                .emplace(c, with_context([&] { return fmt::format("chunk {}", c); },
-                                         [&] {
-                                           return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size),
-                                                               info.num_values);
-                                         }))
-                .first->second;
+        auto& dc = decoded.emplace(c, [&] {
+          return with_context(
+              [&] { return fmt::format("chunk {}", c); },
+              [&] { return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size), info.num_values); });
+        });
         levels += std::max(dc.rep.size(), dc.def.size());
         value_bytes += dc.values.data.size();
         offset_bytes += dc.values.offsets.size();
@@ -234,8 +261,9 @@ class MiniBlockDecoder final : public PageDecoder {
     }
     encoding::DataBlock indices;  // dictionary pages: looked up once at the end
     encoding::DataBlock& values = dictionary_ ? indices : dst.values;
+    size_t hint = 0;
     for (const auto& range : rows) {
-      auto [first, last] = chunks_of(range);
+      auto [first, last] = chunks_of(range, hint);
       extract_into(range, first, last, decoded, dst, values);
     }
     if (dictionary_) dst.values = lookup_dictionary(*dictionary_, indices);
@@ -245,11 +273,14 @@ class MiniBlockDecoder final : public PageDecoder {
  private:
   /// The chunks holding rows [range.begin, range.end): from the one where the first row
   /// starts to the one where the last row ends.
-  std::pair<size_t, size_t> chunks_of(const RowRange& range) const {
+  /// `hint`: a chunk at or before the range's first (0 when unknown); set to the chunk of the
+  /// range's last row, the hint for a following range of sorted ones.
+  std::pair<size_t, size_t> chunks_of(const RowRange& range, size_t& hint) const {
     check_corrupt(range.begin < range.end && range.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}",
                   range.begin, range.end, ctx_.page->num_rows);
-    size_t first = find_chunk_of_row(range.begin);
-    size_t last = find_chunk_of_row(range.end - 1);
+    size_t first = find_chunk_of_row(range.begin, hint);
+    size_t last = find_chunk_of_row(range.end - 1, first);
+    hint = last;
     const uint64_t last_row = range.end - 1;
     while (chunks_[last].has_trailer && last_row == chunks_[last].first_row + chunks_[last].num_starts - 1) {
       check_corrupt(last + 1 < chunks_.size(), "the last chunk ends in the middle of a row");
@@ -263,8 +294,9 @@ class MiniBlockDecoder final : public PageDecoder {
   std::vector<std::pair<size_t, size_t>> chunk_runs(std::span<const RowRange> rows) const {
     check_internal(initialized_, "mini-block page planned before its metadata was loaded");
     std::vector<std::pair<size_t, size_t>> runs;
+    size_t hint = 0;
     for (const auto& r : rows) {
-      auto [first, last] = chunks_of(r);
+      auto [first, last] = chunks_of(r, hint);
       if (!runs.empty() && first <= runs.back().second + 1)
         runs.back().second = std::max(runs.back().second, last);
       else
@@ -275,8 +307,8 @@ class MiniBlockDecoder final : public PageDecoder {
 
   /// Appends rows `range` (held by chunks [first, last]) to `out`: levels to out.rep /
   /// out.def, visible values to `values`; each chunk's slice is copied once.
-  void extract_into(const RowRange& range, size_t first, size_t last, std::map<size_t, DecodedChunk>& decoded,
-                    LeafData& out, encoding::DataBlock& values) const {
+  void extract_into(const RowRange& range, size_t first, size_t last, DecodedChunks& decoded, LeafData& out,
+                    encoding::DataBlock& values) const {
     out.num_rows += range.size();
     if (max_rep_ == 0) {
       // One level (and one value slot) per row.
@@ -394,12 +426,32 @@ class MiniBlockDecoder final : public PageDecoder {
     return count_levels_at_most(def.data() + from, to - from, visible_limit_);
   }
 
-  size_t find_chunk_of_row(uint64_t row) const {
-    // the last chunk whose first_row <= row that has a row start covering `row`
-    auto it = std::upper_bound(chunks_.begin(), chunks_.end(), row,
-                               [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
-    check_corrupt(it != chunks_.begin(), "row {} precedes the first chunk", row);
-    size_t i = static_cast<size_t>(it - chunks_.begin()) - 1;
+  /// The last chunk whose first_row ≤ row that has a row start covering `row`. `from`: a
+  /// chunk known to start at or before `row` (sorted lookups step forward from the previous
+  /// answer: a few steps, else a binary search of the rest).
+  size_t find_chunk_of_row(uint64_t row, size_t from) const {
+    const size_t n = chunks_.size();
+    if (from < n) {  // most often: the row lies in `from` itself (a take's rows, close together)
+      const MiniBlockChunkInfo& c = chunks_[from];
+      if (c.first_row <= row && row < c.first_row + c.num_starts &&
+          (from + 1 == n || chunks_[from + 1].first_row > row))
+        return from;
+    }
+    size_t i = 0;
+    if (from < chunks_.size() && chunks_[from].first_row <= row) {
+      i = from;
+      for (int step = 0; step < 8 && i + 1 < chunks_.size() && chunks_[i + 1].first_row <= row; ++step) ++i;
+      if (i + 1 < chunks_.size() && chunks_[i + 1].first_row <= row) {
+        auto it = std::upper_bound(chunks_.begin() + static_cast<std::ptrdiff_t>(i + 1), chunks_.end(), row,
+                                   [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
+        i = static_cast<size_t>(it - chunks_.begin()) - 1;
+      }
+    } else {
+      auto it = std::upper_bound(chunks_.begin(), chunks_.end(), row,
+                                 [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
+      check_corrupt(it != chunks_.begin(), "row {} precedes the first chunk", row);
+      i = static_cast<size_t>(it - chunks_.begin()) - 1;
+    }
     while (i > 0 && chunks_[i].num_starts == 0) --i;
     check_corrupt(row < chunks_[i].first_row + chunks_[i].num_starts, "row {} lies in no chunk", row);
     return i;
