@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
+#include "common/bytes.h"
 #include "common/error.h"
 #include "common/float16.h"
 #include "expr/like.h"
@@ -250,6 +252,131 @@ Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
   return out;
 }
 
+/// `op` with its operands swapped: `5 < x` is `x > 5`.
+CmpOp mirrored(CmpOp op) {
+  switch (op) {
+    case CmpOp::lt:
+      return CmpOp::gt;
+    case CmpOp::le:
+      return CmpOp::ge;
+    case CmpOp::gt:
+      return CmpOp::lt;
+    case CmpOp::ge:
+      return CmpOp::le;
+    default:
+      return op;
+  }
+}
+
+/// out[i] = value(i) op literal for the valid rows of `a`: one loop per operator.
+template <typename Value, typename Key>
+void compare_to_constant(CmpOp op, const ArrayData& a, Value value, Key literal, Vec& out) {
+  const size_t n = out.size();
+  auto run = [&](auto pred) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t ok = a.is_valid(static_cast<int64_t>(i)) ? 1 : 0;
+      out.valid[i] = ok;
+      out.ints[i] = ok && pred(value(i), literal);
+    }
+  };
+  switch (op) {
+    case CmpOp::eq:
+      return run([](auto x, auto y) { return x == y; });
+    case CmpOp::ne:
+      return run([](auto x, auto y) { return x != y; });
+    case CmpOp::lt:
+      return run([](auto x, auto y) { return x < y; });
+    case CmpOp::le:
+      return run([](auto x, auto y) { return x <= y; });
+    case CmpOp::gt:
+      return run([](auto x, auto y) { return x > y; });
+    default:
+      return run([](auto x, auto y) { return x >= y; });
+  }
+}
+
+/// `column op literal` (or `literal op column`) over a top-level integer, float or string
+/// column and a non-null literal of its kind (or an integer literal against floats), compared
+/// in place: neither the column's values nor the literal are spread into per-row vectors.
+/// The same rows as compare() of both sides; nothing for any other shape (evaluate() then
+/// loads both sides).
+std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatch& batch) {
+  const Bound* column = node.children[0].get();
+  const Bound* literal = node.children[1].get();
+  CmpOp op = cmp_op(node.name);
+  if (column->op == Op::literal && literal->op == Op::column) {
+    std::swap(column, literal);
+    op = mirrored(op);
+  }
+  if (column->op != Op::column || literal->op != Op::literal || column->path.size() != 1) return std::nullopt;
+  const Vec& lit = literal->literal;
+  if (lit.size() != 1 || !lit.valid[0]) return std::nullopt;
+  const ArrayData* a = nullptr;
+  for (size_t c = 0; c < batch.fields.size(); ++c)
+    if (batch.fields[c]->name == column->path[0]) a = batch.columns[c].get();
+  if (!a || !a->type || a->buffers.empty() || !a->buffers[0]) return std::nullopt;
+  const auto n = static_cast<size_t>(a->length);
+  const TypeId id = a->type->id;
+  const Kind ck = kind_of(*a->type);
+  const uint8_t* base = a->buffers[0]->data();
+  const size_t have = a->buffers[0]->size();
+  Vec out = null_vec(Kind::boolean, n);
+  if (ck == Kind::integer && lit.kind == Kind::integer) {
+    switch (id) {
+      case TypeId::int8:
+      case TypeId::int16:
+      case TypeId::int32:
+      case TypeId::int64:
+      case TypeId::uint8:
+      case TypeId::uint16:
+      case TypeId::uint32:
+      case TypeId::uint64:
+        break;
+      default:
+        return std::nullopt;
+    }
+    const bool fits = with_integer_type(id, [&]<typename T>() {
+      if (have / sizeof(T) < n) return false;
+      compare_to_constant(
+          op, *a, [&](size_t i) { return static_cast<int64_t>(load_at<T>(base, i)); }, lit.ints[0], out);
+      return true;
+    });
+    return fits ? std::optional<Vec>(std::move(out)) : std::nullopt;
+  }
+  if (ck == Kind::floating && (lit.kind == Kind::floating || lit.kind == Kind::integer) &&
+      (id == TypeId::float32 || id == TypeId::float64)) {
+    const double l = lit.kind == Kind::floating ? lit.floats[0] : static_cast<double>(lit.ints[0]);
+    if (id == TypeId::float32) {
+      if (have / 4 < n) return std::nullopt;
+      compare_to_constant(
+          op, *a, [&](size_t i) { return total_key(load_at<float>(base, i)); }, total_key(l), out);
+    } else {
+      if (have / 8 < n) return std::nullopt;
+      compare_to_constant(
+          op, *a, [&](size_t i) { return total_key(load_at<double>(base, i)); }, total_key(l), out);
+    }
+    return out;
+  }
+  const bool strings =
+      (ck == Kind::string && lit.kind == Kind::string && (id == TypeId::utf8 || id == TypeId::large_utf8)) ||
+      (ck == Kind::binary && lit.kind == Kind::binary && (id == TypeId::binary || id == TypeId::large_binary));
+  if (!strings || a->buffers.size() < 2 || !a->buffers[1]) return std::nullopt;
+  const bool large = id == TypeId::large_utf8 || id == TypeId::large_binary;
+  if (have / (large ? 8 : 4) < n + 1) return std::nullopt;
+  const auto* data = reinterpret_cast<const char*>(a->buffers[1]->data());
+  const auto offset = [&](size_t i) {
+    return large ? load_at<int64_t>(base, i) : static_cast<int64_t>(load_at<int32_t>(base, i));
+  };
+  compare_to_constant(
+      op, *a,
+      [&](size_t i) {
+        const int64_t b = offset(i);
+        return std::string_view(data + b, static_cast<size_t>(offset(i + 1) - b));
+      },
+      lit.strs[0], out);
+  return out;
+}
+
 Vec arith(const std::string& op, const Vec& l0, const Vec& r0, Kind kind) {
   Vec lt, rt;
   const Vec& l = as_kind(l0, kind, lt);
@@ -416,6 +543,7 @@ Vec evaluate(const Bound& node, const RecordBatch& batch) {
     case Op::or_:
       return logic(node.op == Op::and_, child(0), child(1));
     case Op::compare:
+      if (auto v = compare_column_to_literal(node, batch)) return std::move(*v);
       return compare(node.name, child(0), child(1));
     case Op::arith:
       return arith(node.name, child(0), child(1), node.kind == Kind::null ? Kind::integer : node.kind);

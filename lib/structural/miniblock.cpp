@@ -215,7 +215,8 @@ class MiniBlockDecoder final : public PageDecoder {
     }
     check_internal(initialized_, "mini-block page decoded before its metadata was loaded");
     // Decode every needed chunk once.
-    auto runs = chunk_runs(rows);
+    std::vector<std::pair<size_t, size_t>> range_chunks;  // of each row range, found once
+    auto runs = chunk_runs(rows, &range_chunks);
     check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
                    runs.size());
     size_t needed = 0;
@@ -261,11 +262,8 @@ class MiniBlockDecoder final : public PageDecoder {
     }
     encoding::DataBlock indices;  // dictionary pages: looked up once at the end
     encoding::DataBlock& values = dictionary_ ? indices : dst.values;
-    size_t hint = 0;
-    for (const auto& range : rows) {
-      auto [first, last] = chunks_of(range, hint);
-      extract_into(range, first, last, decoded, dst, values);
-    }
+    for (size_t i = 0; i < rows.size(); ++i)
+      extract_into(rows[i], range_chunks[i].first, range_chunks[i].second, decoded, dst, values);
     if (dictionary_) dst.values = lookup_dictionary(*dictionary_, indices);
     if (!direct) append_leaf(out, std::move(own));
   }
@@ -290,13 +288,17 @@ class MiniBlockDecoder final : public PageDecoder {
     return {first, last};
   }
 
-  /// Runs of consecutive needed chunks for sorted row ranges.
-  std::vector<std::pair<size_t, size_t>> chunk_runs(std::span<const RowRange> rows) const {
+  /// Runs of consecutive needed chunks for sorted row ranges; `range_chunks`, when given,
+  /// receives the chunks of each range.
+  std::vector<std::pair<size_t, size_t>> chunk_runs(
+      std::span<const RowRange> rows, std::vector<std::pair<size_t, size_t>>* range_chunks = nullptr) const {
     check_internal(initialized_, "mini-block page planned before its metadata was loaded");
     std::vector<std::pair<size_t, size_t>> runs;
+    if (range_chunks) range_chunks->reserve(rows.size());
     size_t hint = 0;
     for (const auto& r : rows) {
       auto [first, last] = chunks_of(r, hint);
+      if (range_chunks) range_chunks->emplace_back(first, last);
       if (!runs.empty() && first <= runs.back().second + 1)
         runs.back().second = std::max(runs.back().second, last);
       else
