@@ -9,9 +9,13 @@ std::vector<PageRows> split_rows_by_page(std::span<const uint64_t> page_starts, 
   const uint64_t total = page_starts.empty() ? 0 : page_starts.back();
   for (const auto& r : ranges) {
     check_corrupt(r.begin < r.end && r.end <= total, "rows [{}, {}) but the column has {} rows", r.begin, r.end, total);
-    size_t page =
-        static_cast<size_t>(std::upper_bound(page_starts.begin(), page_starts.end(), r.begin) - page_starts.begin()) -
-        1;
+    size_t page = 0;
+    if (!out.empty() && page_starts[out.back().page] <= r.begin && r.begin < page_starts[out.back().page + 1])
+      page = out.back().page;  // sorted ranges: most start in the page the last one ended in
+    else
+      page =
+          static_cast<size_t>(std::upper_bound(page_starts.begin(), page_starts.end(), r.begin) - page_starts.begin()) -
+          1;
     for (uint64_t row = r.begin; row < r.end; ++page) {
       const uint64_t ps = page_starts[page], pe = page_starts[page + 1];
       if (pe <= row) continue;  // an empty page

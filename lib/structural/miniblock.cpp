@@ -277,7 +277,7 @@ class MiniBlockDecoder final : public PageDecoder {
     check_corrupt(range.begin < range.end && range.end <= ctx_.page->num_rows, "rows [{}, {}) outside a page of {}",
                   range.begin, range.end, ctx_.page->num_rows);
     size_t first = find_chunk_of_row(range.begin, hint);
-    size_t last = find_chunk_of_row(range.end - 1, first);
+    size_t last = range.size() == 1 ? first : find_chunk_of_row(range.end - 1, first);
     hint = last;
     const uint64_t last_row = range.end - 1;
     while (chunks_[last].has_trailer && last_row == chunks_[last].first_row + chunks_[last].num_starts - 1) {
