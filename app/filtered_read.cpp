@@ -187,6 +187,8 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
   // them: a sparse filter finds a few rows a batch, and one take of many rows merges their
   // reads (x < 1000 over 1 M rows: 122 takes of ~8 rows became one of 989).
   std::vector<uint64_t> pending;
+  constexpr unsigned kFlushEveryBatches = 16;
+  unsigned batches_since_flush = 0;
   const auto flush = [&] {
     if (!pending.empty()) output.take_batches(pending, read.batch_size, sink);
     pending.clear();
@@ -202,7 +204,12 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
     pending.insert(pending.end(), rows.begin() + static_cast<std::ptrdiff_t>(from),
                    rows.begin() + static_cast<std::ptrdiff_t>(to));
     report.rows += to - from;
-    if (pending.size() >= read.batch_size || report.rows >= want) flush();
+    // Also every few batches of the filter's columns: a take while the scan's next batches
+    // are read and decoded on the pools overlaps with them.
+    if (pending.size() >= read.batch_size || report.rows >= want || ++batches_since_flush >= kFlushEveryBatches) {
+      flush();
+      batches_since_flush = 0;
+    }
     return report.rows < want;
   });
   flush();
