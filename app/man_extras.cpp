@@ -52,7 +52,8 @@ ManPageExtras lance_man_page_extras() {
        "Reads of consecutive pages of a column go out as one request up to this many "
        "bytes (default: 8 MiB; 0: one request per page)."},
       {"LANCE_CLI_TAKE_GROUP_BYTES",
-       "A take from a local table decodes and writes in groups of about this many file bytes (default: 4 MiB)."},
+       "A take from a local table decodes and writes in groups of about this many file bytes (default: 4 MiB; "
+       "a take of at most four times that is one group)."},
       {"LANCE_CLI_SCAN_BATCH_BYTES",
        "A scan reads and decodes batches of at most about this many file bytes of the projected columns "
        "(default: 4 MiB; 0: batches of --batch-size rows)."},

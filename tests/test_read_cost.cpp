@@ -99,13 +99,16 @@ TEST_CASE("read cost: scan_batch_rows caps a batch by its file bytes, at least a
 }
 
 TEST_CASE("read cost: take_groups splits by distinct rows' bytes, repeats stay together", "[read_cost]") {
-  const std::vector<uint64_t> rows{1, 2, 2, 2, 5, 8, 8, 9, 10};
+  const std::vector<uint64_t> rows{1, 2, 2, 2, 5, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};  // 13 distinct
   // 1000 bytes a row, 2000 a group: two distinct rows per group.
-  CHECK(take_groups(rows, 1000, 2000) == std::vector<size_t>{4, 3, 2});
-  CHECK(take_groups(rows, 1000, 1) == std::vector<size_t>{1, 3, 1, 2, 1, 1});  // at least a row each
-  CHECK(take_groups(rows, 0, 2000) == std::vector<size_t>{9});                 // size unknown
-  CHECK(take_groups(rows, 1000, 0) == std::vector<size_t>{9});                 // grouping off
-  CHECK(take_groups(rows, 1000, 1 << 20) == std::vector<size_t>{9});
+  CHECK(take_groups(rows, 1000, 2000) == std::vector<size_t>{4, 3, 2, 2, 2, 2, 1});
+  CHECK(take_groups(rows, 1000, 1) == std::vector<size_t>{1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1});  // a row each
+  CHECK(take_groups(rows, 0, 2000) == std::vector<size_t>{16});                                     // size unknown
+  CHECK(take_groups(rows, 1000, 0) == std::vector<size_t>{16});                                     // grouping off
+  CHECK(take_groups(rows, 1000, 1 << 20) == std::vector<size_t>{16});
+  // 13,000 bytes within four budgets of 3,250: one group, not four.
+  CHECK(take_groups(rows, 1000, 3250) == std::vector<size_t>{16});
+  CHECK(take_groups(rows, 1000, 3249).size() == 5);
   CHECK(take_groups(std::vector<uint64_t>{}, 1000, 2000).empty());
 }
 

@@ -63,10 +63,14 @@ size_t ascending_run(std::span<const uint64_t> rows, uint64_t end_row) {
 std::vector<size_t> take_groups(std::span<const uint64_t> run, double bytes_per_row, uint64_t budget_bytes) {
   if (run.empty()) return {};
   if (bytes_per_row <= 0 || budget_bytes == 0) return {run.size()};
+  uint64_t distinct = 1;
+  for (size_t k = 1; k < run.size(); ++k) distinct += run[k] != run[k - 1] ? 1 : 0;
+  if (static_cast<double>(distinct) * bytes_per_row <= static_cast<double>(kWholeTakeBudgets * budget_bytes))
+    return {run.size()};
   const auto per_group = static_cast<uint64_t>(std::max(1.0, static_cast<double>(budget_bytes) / bytes_per_row));
   std::vector<size_t> sizes;
   size_t start = 0;
-  uint64_t distinct = 1;
+  distinct = 1;
   for (size_t k = 1; k < run.size(); ++k) {
     if (run[k] == run[k - 1]) continue;
     if (distinct == per_group) {
