@@ -4,6 +4,7 @@
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
 #include "io/remote/uri.h"
+#include "io/scheduler.h"
 #include "read/row_reader.h"
 
 namespace lance::index {
@@ -84,6 +85,30 @@ RecordBatch IndexFile::take_runs(const std::vector<std::string>& columns,
   }
   return guarded([&] { return read::FileRowReader(file_, fields, options_).take_ranges(std::move(ranges)); });
 }
+
+void IndexFile::prefetch_global_buffers(const std::vector<size_t>& ids) const {
+  const auto& buffers = file_->global_buffers();
+  std::vector<io::ByteRange> ranges;
+  for (const size_t i : ids)
+    if (i < buffers.size()) ranges.push_back(buffers[i]);
+  if (ranges.empty()) return;
+  io::IoScheduler& io = file_->io();
+  io.begin_keeping(io::Keeping::only);
+  try {
+    io.submit(std::move(ranges), 0).get();
+  } catch (const Error& e) {
+    io.end_keeping();
+    rethrow_as_damaged(e, what_);
+  } catch (...) {
+    io.end_keeping();
+    throw;
+  }
+  io.end_keeping();
+}
+
+void IndexFile::drop_prefetched() const { file_->io().drop_kept(); }
+
+bool IndexFile::remote() const { return file_->io().options().remote; }
 
 Bytes IndexFile::global_buffer(size_t i) const {
   const auto& buffers = file_->global_buffers();

@@ -58,6 +58,13 @@ class IndexFile {
   /// Global buffer `i` of the file (0 holds the file descriptor). Throws Error(corrupt) when
   /// the file has no such buffer.
   Bytes global_buffer(size_t i) const;
+  /// Reads the global buffers `ids` (those the file has) in one request and keeps their bytes
+  /// for global_buffer() until drop_prefetched() (io::IoScheduler::begin_keeping): for a remote
+  /// file, one round trip for several buffers. Throws as global_buffer() does.
+  void prefetch_global_buffers(const std::vector<size_t>& ids) const;
+  void drop_prefetched() const;
+  /// Whether the file is behind a network (io::IoOptions::remote).
+  bool remote() const;
   /// "index 'x' (BTREE on id): _indices/…/page_data.lance" — for messages.
   const std::string& what() const { return what_; }
 

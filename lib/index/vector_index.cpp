@@ -106,14 +106,18 @@ struct IvfView {
   TensorView centroids;
 };
 
-IvfView read_ivf(const IndexFile& f) {
+/// The global buffer holding a file's IVF message (schema metadata `lance:ivf`).
+size_t ivf_buffer(const IndexFile& f) {
   const std::string at = meta(f.schema(), "lance:ivf", f.what());
-  size_t buffer = 0;
   try {
-    buffer = std::stoul(at);
+    return std::stoul(at);
   } catch (const std::exception&) {
     throw_corrupt("{}: lance:ivf is '{}', not a buffer number", f.what(), at);
   }
+}
+
+IvfView read_ivf(const IndexFile& f) {
+  const size_t buffer = ivf_buffer(f);
   IvfView out;
   out.buffer = f.global_buffer(buffer);
   const std::string what = fmt::format("{}: global buffer {}", f.what(), buffer);
@@ -197,6 +201,20 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
   // The centroids and the PQ codebook are the large parts: each is read into one buffer and
   // decoded from it straight into its final array, the buffer freed before the next is read
   // (every fresh page costs a fault).
+  // A remote storage file's IVF message and PQ codebook are fetched together: one round trip
+  // where reading one, then the other, waits two (both buffers' places are in the footer, the
+  // codebook's number in the schema metadata).
+  if (storage_->remote()) {
+    std::vector<size_t> buffers{ivf_buffer(*storage_)};
+    try {
+      const Json list = Json::parse(meta(storage_->schema(), "storage_metadata", storage_->what()));
+      const Json sm = Json::parse(list.at(0).get<std::string>());
+      if (sm.contains("codebook_position")) buffers.push_back(sm.at("codebook_position").get<size_t>());
+    } catch (const Json::exception&) {
+      // the reads below report a damaged storage_metadata
+    }
+    storage_->prefetch_global_buffers(buffers);
+  }
   IvfView index_ivf = read_ivf(*index_);
   const pb::Ivf& ivf = index_ivf.ivf;
   const auto& shape = index_ivf.centroids.header.shape();
@@ -249,6 +267,7 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
   } catch (const Json::exception& e) {
     throw_corrupt("{}: storage_metadata: {}", storage_->what(), e.what());
   }
+  storage_->drop_prefetched();
   if (info_.hnsw) {
     if (ivf.lengths_size() != static_cast<int>(partitions))
       throw_corrupt("{}: {} graph partitions for {} centroids", what, ivf.lengths_size(), partitions);

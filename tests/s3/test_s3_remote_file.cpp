@@ -174,3 +174,21 @@ TEST_CASE("s3: a coalesced read keeps only its extents, in one GET", "[s3][remot
   CHECK(requests() - before == 1);
   CHECK(stats()->http_bytes.load() - bytes_before == 289007);  // the holes travel, but are not kept
 }
+
+TEST_CASE("s3: a coalesced read whose last extent reaches into the cached tail is still one GET", "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 300000);
+  const uint64_t size = want.size(), tail = 20000, tail_start = size - tail;
+  auto f = RemoteFile::open(client(), url(), kObject, tail, RemoteFile::ReadAhead{65536, 16, 100, 0});
+  std::string a(100, '\0'), b(5000, '\0'), c(300, '\0');
+  const std::vector<lance::io::ReadExtent> extents = {
+      {1000, 100, reinterpret_cast<uint8_t*>(a.data())},
+      {150000, 5000, reinterpret_cast<uint8_t*>(b.data())},
+      {tail_start - 100, 300, reinterpret_cast<uint8_t*>(c.data())}};  // 100 bytes below the tail, 200 in it
+  const uint64_t before = requests();
+  f->read_extents(1000, tail_start + 200 - 1000, extents);
+  CHECK(a == want.substr(1000, 100));
+  CHECK(b == want.substr(150000, 5000));
+  CHECK(c == want.substr(tail_start - 100, 300));
+  CHECK(requests() - before == 1);  // was one GET per extent, one round trip after another
+}

@@ -408,9 +408,19 @@ void RemoteFile::fetch_extents(std::span<const ReadExtent> rest) const {
   // Sorted by offset already (a subsequence of `extents`); the tail's part of the last ones
   // was handled above only when wholly inside it.
   if (hi > tail_start_) {
-    // An extent straddling the tail: read through read_at, which splits it.
-    for (const auto& e : rest) read_at(e.offset, e.length, e.out);
-    return;
+    // The last extents reach into the cached tail: their parts there are copied, the rest
+    // fetched as below, in one request (read_at for each would wait a round trip per extent).
+    std::vector<ReadExtent> below;
+    for (const auto& e : rest) {
+      if (e.end() <= tail_start_) {
+        below.push_back(e);
+        continue;
+      }
+      const uint64_t from = std::max(e.offset, tail_start_);
+      std::memcpy(e.out + (from - e.offset), tail_data_ + (from - tail_start_), e.end() - from);
+      if (from > e.offset) below.push_back(ReadExtent{e.offset, from - e.offset, e.out});
+    }
+    return fetch_extents(below);
   }
   fetch(lo, hi, nullptr, rest);
 }
