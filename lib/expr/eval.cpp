@@ -367,6 +367,10 @@ std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatc
   const auto offset = [&](size_t i) {
     return large ? load_at<int64_t>(base, i) : static_cast<int64_t>(load_at<int32_t>(base, i));
   };
+  // Offsets that do not rise within the data (a damaged array) take the general path.
+  if (offset(0) < 0 || offset(n) > static_cast<int64_t>(a->buffers[1]->size())) return std::nullopt;
+  for (size_t i = 0; i < n; ++i)
+    if (offset(i + 1) < offset(i)) return std::nullopt;
   compare_to_constant(
       op, *a,
       [&](size_t i) {
