@@ -200,18 +200,10 @@ CmpOp cmp_op(const std::string& op) {
   return CmpOp::ge;
 }
 
-/// out[i] = x[i] op y[i] where both are valid: one loop per operator, no per-row dispatch.
-template <typename T, typename Key>
-void compare_rows(CmpOp op, const Vec& l, const Vec& r, const std::vector<T>& x, const std::vector<T>& y, Key key,
-                  Vec& out) {
-  const size_t n = l.size();
-  auto run = [&](auto pred) {
-    for (size_t i = 0; i < n; ++i) {
-      const uint8_t ok = l.valid[i] & r.valid[i];
-      out.valid[i] = ok;
-      out.ints[i] = ok && pred(key(x[i]), key(y[i]));
-    }
-  };
+/// Calls run(pred) with `op` as a comparison functor, so that the caller's loop is compiled
+/// once per operator (no per-row dispatch).
+template <typename Run>
+void with_predicate(CmpOp op, Run&& run) {
   switch (op) {
     case CmpOp::eq:
       return run([](auto a, auto b) { return a == b; });
@@ -226,6 +218,20 @@ void compare_rows(CmpOp op, const Vec& l, const Vec& r, const std::vector<T>& x,
     default:
       return run([](auto a, auto b) { return a >= b; });
   }
+}
+
+/// out[i] = x[i] op y[i] where both are valid.
+template <typename T, typename Key>
+void compare_rows(CmpOp op, const Vec& l, const Vec& r, const std::vector<T>& x, const std::vector<T>& y, Key key,
+                  Vec& out) {
+  const size_t n = l.size();
+  with_predicate(op, [&](auto pred) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t ok = l.valid[i] & r.valid[i];
+      out.valid[i] = ok;
+      out.ints[i] = ok && pred(key(x[i]), key(y[i]));
+    }
+  });
 }
 
 /// `v` as `kind`: `v` itself when no conversion is needed (no copy), else `tmp`, converted.
@@ -268,31 +274,17 @@ CmpOp mirrored(CmpOp op) {
   }
 }
 
-/// out[i] = value(i) op literal for the valid rows of `a`: one loop per operator.
+/// out[i] = value(i) op literal for the valid rows of `a`.
 template <typename Value, typename Key>
 void compare_to_constant(CmpOp op, const ArrayData& a, Value value, Key literal, Vec& out) {
   const size_t n = out.size();
-  auto run = [&](auto pred) {
+  with_predicate(op, [&](auto pred) {
     for (size_t i = 0; i < n; ++i) {
       const uint8_t ok = a.is_valid(static_cast<int64_t>(i)) ? 1 : 0;
       out.valid[i] = ok;
       out.ints[i] = ok && pred(value(i), literal);
     }
-  };
-  switch (op) {
-    case CmpOp::eq:
-      return run([](auto x, auto y) { return x == y; });
-    case CmpOp::ne:
-      return run([](auto x, auto y) { return x != y; });
-    case CmpOp::lt:
-      return run([](auto x, auto y) { return x < y; });
-    case CmpOp::le:
-      return run([](auto x, auto y) { return x <= y; });
-    case CmpOp::gt:
-      return run([](auto x, auto y) { return x > y; });
-    default:
-      return run([](auto x, auto y) { return x >= y; });
-  }
+  });
 }
 
 /// `column op literal` (or `literal op column`) over a top-level integer, float or string
@@ -322,19 +314,7 @@ std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatc
   const size_t have = a->buffers[0]->size();
   Vec out = null_vec(Kind::boolean, n);
   if (ck == Kind::integer && lit.kind == Kind::integer) {
-    switch (id) {
-      case TypeId::int8:
-      case TypeId::int16:
-      case TypeId::int32:
-      case TypeId::int64:
-      case TypeId::uint8:
-      case TypeId::uint16:
-      case TypeId::uint32:
-      case TypeId::uint64:
-        break;
-      default:
-        return std::nullopt;
-    }
+    if (!a->type->is_integer()) return std::nullopt;
     const bool fits = with_integer_type(id, [&]<typename T>() {
       if (have / sizeof(T) < n) return false;
       compare_to_constant(
