@@ -192,6 +192,7 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
   const auto flush = [&] {
     if (!pending.empty()) output.take_batches(pending, read.batch_size, sink);
     pending.clear();
+    batches_since_flush = 0;
   };
   find_matches(*filter_table, filter, read, report, [&](std::vector<uint64_t> rows) {
     size_t from = 0;
@@ -206,10 +207,8 @@ FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reop
     report.rows += to - from;
     // Also every few batches of the filter's columns: a take while the scan's next batches
     // are read and decoded on the pools overlaps with them.
-    if (pending.size() >= read.batch_size || report.rows >= want || ++batches_since_flush >= kFlushEveryBatches) {
+    if (pending.size() >= read.batch_size || report.rows >= want || ++batches_since_flush >= kFlushEveryBatches)
       flush();
-      batches_since_flush = 0;
-    }
     return report.rows < want;
   });
   flush();

@@ -70,15 +70,15 @@ std::vector<size_t> take_groups(std::span<const uint64_t> run, double bytes_per_
   const auto per_group = static_cast<uint64_t>(std::max(1.0, static_cast<double>(budget_bytes) / bytes_per_row));
   std::vector<size_t> sizes;
   size_t start = 0;
-  distinct = 1;
+  uint64_t in_group = 1;  // distinct rows in the current group
   for (size_t k = 1; k < run.size(); ++k) {
     if (run[k] == run[k - 1]) continue;
-    if (distinct == per_group) {
+    if (in_group == per_group) {
       sizes.push_back(k - start);
       start = k;
-      distinct = 0;
+      in_group = 0;
     }
-    ++distinct;
+    ++in_group;
   }
   sizes.push_back(run.size() - start);
   return sizes;

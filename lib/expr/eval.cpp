@@ -258,6 +258,14 @@ Vec compare(const std::string& op, const Vec& l0, const Vec& r0) {
   return out;
 }
 
+/// The batch's top-level column `name` (the last of that name), null when it has none.
+const ArrayData* column_of(const RecordBatch& batch, const std::string& name) {
+  const ArrayData* a = nullptr;
+  for (size_t c = 0; c < batch.fields.size(); ++c)
+    if (batch.fields[c]->name == name) a = batch.columns[c].get();
+  return a;
+}
+
 /// `op` with its operands swapped: `5 < x` is `x > 5`.
 CmpOp mirrored(CmpOp op) {
   switch (op) {
@@ -303,9 +311,7 @@ std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatc
   if (column->op != Op::column || literal->op != Op::literal || column->path.size() != 1) return std::nullopt;
   const Vec& lit = literal->literal;
   if (lit.size() != 1 || !lit.valid[0]) return std::nullopt;
-  const ArrayData* a = nullptr;
-  for (size_t c = 0; c < batch.fields.size(); ++c)
-    if (batch.fields[c]->name == column->path[0]) a = batch.columns[c].get();
+  const ArrayData* a = column_of(batch, column->path[0]);
   if (!a || !a->type || a->buffers.empty() || !a->buffers[0]) return std::nullopt;
   const auto n = static_cast<size_t>(a->length);
   const TypeId id = a->type->id;
@@ -341,7 +347,7 @@ std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatc
       (ck == Kind::string && lit.kind == Kind::string && (id == TypeId::utf8 || id == TypeId::large_utf8)) ||
       (ck == Kind::binary && lit.kind == Kind::binary && (id == TypeId::binary || id == TypeId::large_binary));
   if (!strings || a->buffers.size() < 2 || !a->buffers[1]) return std::nullopt;
-  const bool large = id == TypeId::large_utf8 || id == TypeId::large_binary;
+  const bool large = a->type->is_large_offsets();
   if (have / (large ? 8 : 4) < n + 1) return std::nullopt;
   const auto* data = reinterpret_cast<const char*>(a->buffers[1]->data());
   const auto offset = [&](size_t i) {
@@ -485,9 +491,7 @@ Vec list_literal(const Bound& node, size_t n) {
 }  // namespace
 
 Vec load_column(const RecordBatch& batch, const std::vector<std::string>& path) {
-  const ArrayData* a = nullptr;
-  for (size_t c = 0; c < batch.fields.size(); ++c)
-    if (batch.fields[c]->name == path[0]) a = batch.columns[c].get();
+  const ArrayData* a = column_of(batch, path[0]);
   check_internal(a != nullptr, "filter column {} is not in the batch", path[0]);
   std::vector<uint8_t> valid(static_cast<size_t>(a->length), 1);
   for (size_t k = 1; k < path.size(); ++k) {

@@ -198,23 +198,23 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
   info_.quantizer = quantizer_of(info_.type, where.what);
   info_.hnsw = info_.type.find("HNSW") != std::string::npos;
 
+  const Json storage_meta_list =
+      parse_json(meta(storage_->schema(), "storage_metadata", storage_->what()), storage_->what());
+  if (!storage_meta_list.is_array() || storage_meta_list.empty() || !storage_meta_list[0].is_string())
+    throw_corrupt("{}: storage_metadata is not a list of JSON strings", storage_->what());
+  const Json sm = parse_json(storage_meta_list[0].get<std::string>(), storage_->what() + ": storage_metadata");
+  // A remote storage file's IVF message and PQ codebook are fetched together: one round trip
+  // where reading one, then the other, waits two (both buffers' places are in the footer, the
+  // codebook's number in the storage metadata).
+  if (storage_->remote()) {
+    std::vector<size_t> buffers{ivf_buffer(*storage_)};
+    if (const auto it = sm.find("codebook_position"); it != sm.end() && it->is_number_unsigned())
+      buffers.push_back(it->get<size_t>());
+    storage_->prefetch_global_buffers(buffers);
+  }
   // The centroids and the PQ codebook are the large parts: each is read into one buffer and
   // decoded from it straight into its final array, the buffer freed before the next is read
   // (every fresh page costs a fault).
-  // A remote storage file's IVF message and PQ codebook are fetched together: one round trip
-  // where reading one, then the other, waits two (both buffers' places are in the footer, the
-  // codebook's number in the schema metadata).
-  if (storage_->remote()) {
-    std::vector<size_t> buffers{ivf_buffer(*storage_)};
-    try {
-      const Json list = Json::parse(meta(storage_->schema(), "storage_metadata", storage_->what()));
-      const Json sm = Json::parse(list.at(0).get<std::string>());
-      if (sm.contains("codebook_position")) buffers.push_back(sm.at("codebook_position").get<size_t>());
-    } catch (const Json::exception&) {
-      // the reads below report a damaged storage_metadata
-    }
-    storage_->prefetch_global_buffers(buffers);
-  }
   IvfView index_ivf = read_ivf(*index_);
   const pb::Ivf& ivf = index_ivf.ivf;
   const auto& shape = index_ivf.centroids.header.shape();
@@ -231,11 +231,6 @@ VectorIndex::VectorIndex(const IndexLocation& where) : where_(where) {
   storage_offsets_ = partition_offsets(storage_ivf, storage_->num_rows(), storage_->what());
   info_.partition_rows.assign(storage_ivf.lengths().begin(), storage_ivf.lengths().end());
 
-  const Json storage_meta_list =
-      parse_json(meta(storage_->schema(), "storage_metadata", storage_->what()), storage_->what());
-  if (!storage_meta_list.is_array() || storage_meta_list.empty() || !storage_meta_list[0].is_string())
-    throw_corrupt("{}: storage_metadata is not a list of JSON strings", storage_->what());
-  const Json sm = parse_json(storage_meta_list[0].get<std::string>(), storage_->what() + ": storage_metadata");
   try {
     if (info_.quantizer == Quantizer::pq) {
       info_.pq_sub_vectors = sm.at("num_sub_vectors").get<uint32_t>();

@@ -429,29 +429,17 @@ class MiniBlockDecoder final : public PageDecoder {
   }
 
   /// The last chunk whose first_row ≤ row that has a row start covering `row`. `from`: a
-  /// chunk known to start at or before `row` (sorted lookups step forward from the previous
-  /// answer: a few steps, else a binary search of the rest).
+  /// chunk that may start at or before `row` (sorted lookups pass the previous answer): the
+  /// search starts there, and a row inside that chunk itself (most of a take's rows) costs
+  /// one comparison with the next chunk's first row.
   size_t find_chunk_of_row(uint64_t row, size_t from) const {
     const size_t n = chunks_.size();
-    if (from < n) {  // most often: the row lies in `from` itself (a take's rows, close together)
-      const MiniBlockChunkInfo& c = chunks_[from];
-      if (c.first_row <= row && row < c.first_row + c.num_starts &&
-          (from + 1 == n || chunks_[from + 1].first_row > row))
-        return from;
-    }
-    size_t i = 0;
-    if (from < chunks_.size() && chunks_[from].first_row <= row) {
-      i = from;
-      for (int step = 0; step < 8 && i + 1 < chunks_.size() && chunks_[i + 1].first_row <= row; ++step) ++i;
-      if (i + 1 < chunks_.size() && chunks_[i + 1].first_row <= row) {
-        auto it = std::upper_bound(chunks_.begin() + static_cast<std::ptrdiff_t>(i + 1), chunks_.end(), row,
-                                   [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
-        i = static_cast<size_t>(it - chunks_.begin()) - 1;
-      }
-    } else {
-      auto it = std::upper_bound(chunks_.begin(), chunks_.end(), row,
+    const size_t lo = from < n && chunks_[from].first_row <= row ? from : 0;
+    check_corrupt(n > 0 && chunks_[lo].first_row <= row, "row {} precedes the first chunk", row);
+    size_t i = lo;
+    if (i + 1 < n && chunks_[i + 1].first_row <= row) {
+      auto it = std::upper_bound(chunks_.begin() + static_cast<std::ptrdiff_t>(lo + 1), chunks_.end(), row,
                                  [](uint64_t r, const MiniBlockChunkInfo& c) { return r < c.first_row; });
-      check_corrupt(it != chunks_.begin(), "row {} precedes the first chunk", row);
       i = static_cast<size_t>(it - chunks_.begin()) - 1;
     }
     while (i > 0 && chunks_[i].num_starts == 0) --i;
