@@ -67,6 +67,64 @@ TEST_CASE("FastLanes: every width 0..T for T = 8, 16, 32, 64", "[encoding][bitpa
   }
 }
 
+TEST_CASE("FastLanes: one value read alone equals the unpacked block's, every width and index",
+          "[encoding][bitpacking]") {
+  for (unsigned t : {8u, 16u, 32u, 64u}) {
+    for (unsigned w = 0; w <= t; ++w) {
+      INFO("T=" << t << " W=" << w);
+      const auto values = random_values(w, 1024, t * 7 + w);
+      const Bytes chunk = inline_chunk(t, w, values);
+      const uint8_t* packed = chunk.data() + t / 8;
+      for (unsigned i = 0; i < 1024; ++i) REQUIRE(lance::encoding::fastlanes_value_at(t, w, packed, i) == values[i]);
+    }
+  }
+}
+
+TEST_CASE("InlineBitpacking and Flat: a chunk's chosen values decode to those of the whole chunk",
+          "[encoding][bitpacking]") {
+  using lance::encoding::ValueRange;
+  const std::vector<ValueRange> ranges = {{0, 1}, {5, 9}, {5, 6}, {511, 512}, {1000, 1000}, {1020, 1023}};
+  for (unsigned t : {8u, 16u, 32u, 64u}) {
+    for (unsigned w : {0u, 1u, t / 2 + 1, t}) {
+      for (uint64_t n : {1023ull, 1024ull}) {
+        INFO("T=" << t << " W=" << w << " n=" << n);
+        const auto values = random_values(w, n, t + w + static_cast<uint32_t>(n));
+        const Bytes chunk = inline_chunk(t, w, values);
+        const ByteView view(chunk);
+        const auto some = lance::encoding::decode_miniblock_ranges(inline_bitpacking(t), {&view, 1}, n, ranges);
+        REQUIRE(some.has_value());
+        REQUIRE(some->bits_per_value == t);
+        uint64_t k = 0;
+        for (const auto& r : ranges)
+          for (uint64_t i = r.begin; i < r.end; ++i, ++k) REQUIRE(word_at(some->data, t, k) == values[i]);
+        REQUIRE(some->num_values == k);
+        // The same values through Flat (whole-byte words are copied, not decoded).
+        Bytes flat_bytes;
+        for (uint64_t v : values) put_word(flat_bytes, t, v);
+        const ByteView fview(flat_bytes);
+        const auto copied = lance::encoding::decode_miniblock_ranges(flat(t), {&fview, 1}, n, ranges);
+        REQUIRE(copied.has_value());
+        REQUIRE(copied->data == some->data);
+      }
+    }
+  }
+  // Where the buffers do not allow it, the caller decodes the chunk whole.
+  Bytes bits(128, 0xff);
+  const ByteView bview(bits);
+  REQUIRE_FALSE(lance::encoding::decode_miniblock_ranges(flat(1), {&bview, 1}, 1024, ranges).has_value());
+  // Ranges outside the chunk, a chunk whose bytes do not match its width: corrupt.
+  const Bytes chunk = inline_chunk(32, 5, random_values(5, 1024, 3));
+  const ByteView view(chunk);
+  const std::vector<ValueRange> outside = {{1000, 1025}};
+  REQUIRE_CORRUPT(lance::encoding::decode_miniblock_ranges(inline_bitpacking(32), {&view, 1}, 1024, outside));
+  const ByteView short_view = view.slice(0, chunk.size() - 4);
+  REQUIRE_CORRUPT(lance::encoding::decode_miniblock_ranges(inline_bitpacking(32), {&short_view, 1}, 1024, ranges));
+  Bytes wide = chunk;
+  wide[0] = 33;
+  const ByteView wide_view(wide);
+  REQUIRE_CORRUPT(lance::encoding::decode_miniblock_ranges(inline_bitpacking(32), {&wide_view, 1}, 1024, ranges));
+}
+
 TEST_CASE("InlineBitpacking: value counts 0, 1, 1023, 1024, 1025 and several chunks", "[encoding][bitpacking]") {
   for (unsigned t : {8u, 16u, 32u, 64u}) {
     for (uint64_t n : {0ull, 1ull, 1023ull, 1024ull, 1025ull, 3000ull}) {

@@ -45,6 +45,35 @@ void unpack_block(unsigned width, const uint8_t* __restrict packed, uint8_t* __r
   }
 }
 
+template <typename Word>
+uint64_t value_at(unsigned width, const uint8_t* packed, unsigned index) {
+  constexpr unsigned kBits = sizeof(Word) * 8;
+  constexpr unsigned kLanes = static_cast<unsigned>(kFastLanesBlockValues) / kBits;
+  if (width == 0) return 0;
+  // index = FL_ORDER[row / 8] * 16 + (row % 8) * 128 + lane, with FL_ORDER[row / 8] * 16 a
+  // multiple of the lane count.
+  const unsigned lane = index % kLanes;
+  const unsigned row = kFastLanesOrder[(index % 128 - lane) / 16] * 8 + index / 128;
+  const unsigned bit = row * width;
+  const unsigned word = bit / kBits;
+  const unsigned shift = bit % kBits;
+  Word v = static_cast<Word>(load_at<Word>(packed, uint64_t{kLanes} * word + lane) >> shift);
+  if (shift + width > kBits)
+    v = static_cast<Word>(v | (load_at<Word>(packed, uint64_t{kLanes} * (word + 1) + lane) << (kBits - shift)));
+  const Word mask = width == kBits ? static_cast<Word>(~Word{0}) : static_cast<Word>((Word{1} << width) - 1);
+  return v & mask;
+}
+
+/// Appends values `ranges` of one packed block to `dst` as `Word`s.
+template <typename Word>
+void gather_values(unsigned width, const uint8_t* packed, std::span<const ValueRange> ranges, uint8_t* dst) {
+  for (const ValueRange& r : ranges)
+    for (uint64_t i = r.begin; i < r.end; ++i, dst += sizeof(Word)) {
+      const auto v = static_cast<Word>(value_at<Word>(width, packed, static_cast<unsigned>(i)));
+      std::memcpy(dst, &v, sizeof(Word));
+    }
+}
+
 void check_word_bits(unsigned word_bits, const char* what) {
   if (!is_word_width(word_bits)) throw_unsupported("{} of {}-bit words is not supported", what, word_bits);
 }
@@ -61,6 +90,21 @@ void fastlanes_unpack_block(unsigned word_bits, unsigned packed_bits, const uint
       return unpack_block<uint32_t>(packed_bits, packed, out);
     case 64:
       return unpack_block<uint64_t>(packed_bits, packed, out);
+    default:
+      throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
+  }
+}
+
+uint64_t fastlanes_value_at(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, unsigned index) {
+  switch (word_bits) {
+    case 8:
+      return value_at<uint8_t>(packed_bits, packed, index);
+    case 16:
+      return value_at<uint16_t>(packed_bits, packed, index);
+    case 32:
+      return value_at<uint32_t>(packed_bits, packed, index);
+    case 64:
+      return value_at<uint64_t>(packed_bits, packed, index);
     default:
       throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
   }
@@ -176,6 +220,60 @@ DataBlock inline_bitpacking_miniblock(const pb::CompressiveEncoding& enc, std::s
   const unsigned t = word_bits_of(ib.uncompressed_bits_per_value(), "InlineBitpacking");
   if (num_values == 0) return fixed_block(0, t, {});
   return fixed_block(num_values, t, unpack_inline_bitpacking(buffers[0], t, num_values, /*exact=*/true));
+}
+
+std::optional<DataBlock> inline_bitpacking_miniblock_ranges(const pb::CompressiveEncoding& enc,
+                                                            std::span<const ByteView> buffers, uint64_t num_values,
+                                                            std::span<const ValueRange> ranges) {
+  const pb::InlineBitpacking& ib = enc.inline_bitpacking();
+  check_buffer_count(buffers, 1, "InlineBitpacking");
+  reject_buffer_compression(ib.has_values(), ib.values(), "InlineBitpacking");
+  const unsigned t = word_bits_of(ib.uncompressed_bits_per_value(), "InlineBitpacking");
+  if (num_values == 0 || num_values > kFastLanesBlockValues) return std::nullopt;  // several blocks: decoded whole
+  // One block: [T-bit width word][1024·W/T words], filling the chunk's buffer exactly.
+  const ByteView buffer = buffers[0];
+  const uint64_t word_bytes = t / 8;
+  check_corrupt(buffer.size() >= word_bytes, "InlineBitpacking: a chunk of {} bytes has no width word", buffer.size());
+  uint64_t width = 0;
+  switch (t) {
+    case 8:
+      width = buffer.read<uint8_t>(0);
+      break;
+    case 16:
+      width = buffer.read<uint16_t>(0);
+      break;
+    case 32:
+      width = buffer.read<uint32_t>(0);
+      break;
+    default:
+      width = buffer.read<uint64_t>(0);
+      break;
+  }
+  check_corrupt(width <= t, "InlineBitpacking chunk 0: bit width {} exceeds the {}-bit word", width, t);
+  const uint64_t packed_bytes = fastlanes_block_bytes(static_cast<unsigned>(width));
+  check_corrupt(word_bytes + packed_bytes == buffer.size(),
+                "InlineBitpacking: chunks of {} values use {} bytes but the buffer has {} bytes", num_values,
+                word_bytes + packed_bytes, buffer.size());
+  uint64_t count = 0;
+  for (const ValueRange& r : ranges) count += r.end - r.begin;
+  Bytes out(count * word_bytes);
+  const uint8_t* packed = buffer.data() + word_bytes;
+  const auto w = static_cast<unsigned>(width);
+  switch (t) {
+    case 8:
+      gather_values<uint8_t>(w, packed, ranges, out.data());
+      break;
+    case 16:
+      gather_values<uint16_t>(w, packed, ranges, out.data());
+      break;
+    case 32:
+      gather_values<uint32_t>(w, packed, ranges, out.data());
+      break;
+    default:
+      gather_values<uint64_t>(w, packed, ranges, out.data());
+      break;
+  }
+  return fixed_block(count, t, std::move(out));
 }
 
 DataBlock inline_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {

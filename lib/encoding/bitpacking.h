@@ -31,6 +31,11 @@ inline constexpr uint64_t fastlanes_block_bytes(unsigned packed_bits) {
 /// `word_bits` ∈ {8, 16, 32, 64}; `packed_bits` ≤ `word_bits` (checked by callers).
 void fastlanes_unpack_block(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, uint8_t* out);
 
+/// Value `index` (< 1024) of one packed block, as `fastlanes_unpack_block` would place it,
+/// without unpacking the others: its lane and row follow from the index (FL_ORDER is its own
+/// inverse). Same preconditions as `fastlanes_unpack_block`.
+uint64_t fastlanes_value_at(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, unsigned index);
+
 /// Decodes InlineBitpacking chunks: `buffer` is one or more chunks back to back, each
 /// `[T-bit word W][1024·W/T T-bit words]`, every chunk holding 1024 values (the last one
 /// zero-padded). Returns the first `num_values` values as T-bit words.
@@ -48,6 +53,9 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
 // The rows of InlineBitpacking and OutOfLineBitpacking in the encoding registry (registry.h).
 DataBlock inline_bitpacking_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
                                       uint64_t num_values);
+std::optional<DataBlock> inline_bitpacking_miniblock_ranges(const pb::CompressiveEncoding& enc,
+                                                            std::span<const ByteView> buffers, uint64_t num_values,
+                                                            std::span<const ValueRange> ranges);
 DataBlock inline_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
 std::string describe_inline_bitpacking(const pb::CompressiveEncoding& enc);
 DataBlock out_of_line_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);

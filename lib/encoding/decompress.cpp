@@ -62,6 +62,16 @@ DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const B
   return decoder_for<&EncodingRow::miniblock>(enc, Context::miniblock)(enc, buffers, num_values);
 }
 
+std::optional<DataBlock> decode_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                                 uint64_t num_values, std::span<const ValueRange> ranges) {
+  const EncodingRow* row = find_encoding(enc.compression_case());
+  if (!row || !row->miniblock_ranges) return std::nullopt;
+  for (const ValueRange& r : ranges)
+    check_corrupt(r.begin <= r.end && r.end <= num_values, "values [{}, {}) outside a chunk of {}", r.begin, r.end,
+                  num_values);
+  return row->miniblock_ranges(enc, buffers, num_values, ranges);
+}
+
 DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
   return decoder_for<&EncodingRow::block>(enc, Context::block)(enc, buffer, num_values);
 }

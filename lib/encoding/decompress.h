@@ -23,6 +23,21 @@ namespace pb = ::lance::encodings21;
 /// layout's `num_buffers`) into `num_values` values.
 DataBlock decode_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
 
+/// Values [begin, end) of a block (indices into its values).
+struct ValueRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+
+/// Mini-block context, some values: those of `ranges` (each within the chunk's `num_values`,
+/// in the order given, overlaps allowed) of one chunk, back to back in one fixed-width block.
+/// Only they are decoded: a take's row needs one value of a chunk, not its 1024. nullopt
+/// when the encoding has no such decoder (Flat of whole bytes and InlineBitpacking of one
+/// 1024-value block have one); decode_miniblock then decodes the chunk whole. Corrupt
+/// buffers and out-of-range ranges are corrupt-file errors, as for decode_miniblock.
+std::optional<DataBlock> decode_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                                 uint64_t num_values, std::span<const ValueRange> ranges);
+
 /// Block context (rep/def levels, mini-block dictionaries, constant-layout levels):
 /// decodes one whole buffer into `num_values` values.
 DataBlock decode_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);

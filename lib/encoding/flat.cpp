@@ -1,5 +1,7 @@
 #include "encoding/flat.h"
 
+#include <cstring>
+
 #include "encoding/sizes.h"
 
 namespace lance::encoding {
@@ -24,6 +26,27 @@ DataBlock flat_miniblock(const pb::CompressiveEncoding& enc, std::span<const Byt
   check_buffer_count(buffers, 1, "Flat");
   reject_buffer_compression(enc.flat().has_data(), enc.flat().data(), "Flat");
   return decode_flat(buffers[0], enc.flat().bits_per_value(), num_values);
+}
+
+std::optional<DataBlock> flat_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                               uint64_t num_values, std::span<const ValueRange> ranges) {
+  check_buffer_count(buffers, 1, "Flat");
+  reject_buffer_compression(enc.flat().has_data(), enc.flat().data(), "Flat");
+  const uint64_t bits = enc.flat().bits_per_value();
+  if (bits == 0 || bits % 8 != 0) return std::nullopt;  // bit-packed booleans: decoded whole
+  const uint64_t width = bits / 8;
+  check_corrupt(buffers[0].size() / width >= num_values, "Flat({}): {} bytes for {} values", bits, buffers[0].size(),
+                num_values);
+  uint64_t count = 0;
+  for (const ValueRange& r : ranges) count += r.end - r.begin;
+  Bytes data(count * width);
+  uint8_t* dst = data.data();
+  for (const ValueRange& r : ranges) {
+    const uint64_t n = (r.end - r.begin) * width;
+    if (n) std::memcpy(dst, buffers[0].data() + r.begin * width, n);
+    dst += n;
+  }
+  return fixed_block(count, bits, std::move(data));
 }
 
 DataBlock flat_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {

@@ -16,6 +16,8 @@ DataBlock decode_flat(ByteView buffer, uint64_t bits_per_value, uint64_t num_val
 
 // Flat's row of the encoding registry (registry.h).
 DataBlock flat_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
+std::optional<DataBlock> flat_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                               uint64_t num_values, std::span<const ValueRange> ranges);
 DataBlock flat_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
 /// Full-zip values: the gathered bytes themselves (no copy) when the values are whole bytes.
 DataBlock flat_fixed_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);

@@ -36,6 +36,10 @@ struct EncodingRow {
   /// `decode_miniblock`: one mini-block chunk's buffers → `num_values` values.
   DataBlock (*miniblock)(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
                          uint64_t num_values) = nullptr;
+  /// `decode_miniblock_ranges`: some values of one chunk (ranges checked to lie within
+  /// `num_values`), or nullopt where this encoding's buffers do not allow it.
+  std::optional<DataBlock> (*miniblock_ranges)(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                               uint64_t num_values, std::span<const ValueRange> ranges) = nullptr;
   /// `decode_block`: one whole buffer → `num_values` values.
   DataBlock (*block)(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) = nullptr;
   /// `decode_fixed_per_value`: full-zip fixed-width values (checked to be fixed-width).

@@ -88,7 +88,14 @@ struct DecodedChunk {
   /// Row starts and visible values in the whole chunk, counted on first use (lists only).
   int64_t num_starts = -1;
   uint64_t num_visible = 0;
+  /// `values` holds only the values of the row ranges that wanted this chunk, in their order
+  /// (a take's few rows of a chunk without lists); `consumed` of them were extracted so far.
+  bool compact = false;
+  uint64_t consumed = 0;
 };
+
+/// A chunk wanted for so few of its values that only they are decoded (1 in 16 or fewer).
+inline constexpr uint64_t kCompactShare = 16;
 
 /// The decoded chunks of one decode, by chunk index: the chunks of [first, first + slots)
 /// that were needed, each decoded once (a flat table: a take of many rows looks one up per
@@ -222,6 +229,8 @@ class MiniBlockDecoder final : public PageDecoder {
     size_t needed = 0;
     for (const auto& [first, last] : runs) needed += last - first + 1;
     DecodedChunks decoded(runs.front().first, runs.back().second - runs.front().first + 1, needed);
+    size_t next_range = 0;  // the first row range that may still want the chunk at hand
+    std::vector<encoding::ValueRange> chunk_wanted;
     uint64_t levels = 0, value_bytes = 0, offset_bytes = 0;
     for (size_t r = 0; r < runs.size(); ++r) {
       auto [first, last] = runs[r];
@@ -229,10 +238,13 @@ class MiniBlockDecoder final : public PageDecoder {
       for (size_t c = first; c <= last; ++c) {
         const auto& info = chunks_[c];
         if (ctx_.stats) ctx_.stats->chunks_decoded++;
+        if (max_rep_ == 0) few_wanted(c, rows, range_chunks, next_range, chunk_wanted);
         auto& dc = decoded.emplace(c, [&] {
-          return with_context(
-              [&] { return fmt::format("chunk {}", c); },
-              [&] { return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size), info.num_values); });
+          return with_context([&] { return fmt::format("chunk {}", c); },
+                              [&] {
+                                return decode_chunk(ByteView(parts[r]).slice(info.offset - base, info.size),
+                                                    info.num_values, chunk_wanted);
+                              });
         });
         levels += std::max(dc.rep.size(), dc.def.size());
         value_bytes += dc.values.data.size();
@@ -316,8 +328,8 @@ class MiniBlockDecoder final : public PageDecoder {
       // One level (and one value slot) per row.
       uint64_t covered = 0;
       for (size_t c = first; c <= last; ++c) {
-        const DecodedChunk& dc = decoded.at(c);
-        const uint64_t fr = chunks_[c].first_row, n = dc.values.num_values;
+        DecodedChunk& dc = decoded.at(c);
+        const uint64_t fr = chunks_[c].first_row, n = chunks_[c].num_values;
         const uint64_t lo = std::max(range.begin, fr), hi = std::min(range.end, fr + n);
         if (lo >= hi) continue;
         if (!dc.def.empty()) {
@@ -325,7 +337,12 @@ class MiniBlockDecoder final : public PageDecoder {
                         n);
           out.def.insert(out.def.end(), dc.def.begin() + (lo - fr), dc.def.begin() + (hi - fr));
         }
-        append_values(values, dc.values, lo - fr, hi - fr);
+        if (dc.compact) {  // its values are those of the ranges, in this order
+          append_values(values, dc.values, dc.consumed, dc.consumed + (hi - lo));
+          dc.consumed += hi - lo;
+        } else {
+          append_values(values, dc.values, lo - fr, hi - fr);
+        }
         covered += hi - lo;
       }
       check_corrupt(covered == range.size(), "chunks hold fewer rows than the page claims");
@@ -378,6 +395,28 @@ class MiniBlockDecoder final : public PageDecoder {
       if (finished) break;
     }
     check_corrupt(begun, "row {} not found in its chunks", range.begin);
+  }
+
+  /// Pages without lists: the values of chunk `c` that the row ranges want, in their order,
+  /// into `wanted`, when they are few enough to decode alone (1 in kCompactShare or fewer);
+  /// else `wanted` is left empty. `next_range`: the first range that may want chunk `c` or a
+  /// later one, advanced as the chunks are visited in order.
+  void few_wanted(size_t c, std::span<const RowRange> rows, const std::vector<std::pair<size_t, size_t>>& range_chunks,
+                  size_t& next_range, std::vector<encoding::ValueRange>& wanted) const {
+    wanted.clear();
+    while (next_range < rows.size() && range_chunks[next_range].second < c) ++next_range;
+    const uint64_t fr = chunks_[c].first_row, n = chunks_[c].num_values;
+    uint64_t count = 0;
+    for (size_t i = next_range; i < rows.size() && range_chunks[i].first <= c; ++i) {
+      const uint64_t lo = std::max(rows[i].begin, fr), hi = std::min(rows[i].end, fr + n);
+      if (lo >= hi) continue;
+      count += hi - lo;
+      if (count * kCompactShare > n) {
+        wanted.clear();
+        return;
+      }
+      wanted.push_back({lo - fr, hi - fr});
+    }
   }
 
   /// Counts the chunk's row starts and visible values (once): two passes that write nothing.
@@ -447,7 +486,9 @@ class MiniBlockDecoder final : public PageDecoder {
     return i;
   }
 
-  DecodedChunk decode_chunk(ByteView chunk, uint64_t num_values) const {
+  /// Decodes one chunk: its levels, and its values, all of them or (`wanted`, pages without
+  /// lists) only those wanted when they are few and its encoding allows it.
+  DecodedChunk decode_chunk(ByteView chunk, uint64_t num_values, std::span<const encoding::ValueRange> wanted) const {
     DecodedChunk out;
     const bool has_rep = layout_.has_rep_compression(), has_def = layout_.has_def_compression();
     const bool large = layout_.has_large_chunk();
@@ -482,6 +523,15 @@ class MiniBlockDecoder final : public PageDecoder {
     if (has_def)
       out.def = with_context("definition levels",
                              [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
+    uint64_t wanted_count = 0;
+    for (const auto& w : wanted) wanted_count += w.end - w.begin;
+    if (!wanted.empty() && wanted_count * kCompactShare <= num_values) {
+      if (auto some = encoding::decode_miniblock_ranges(layout_.value_compression(), buffers, num_values, wanted)) {
+        out.values = std::move(*some);
+        out.compact = true;
+        return out;
+      }
+    }
     out.values = encoding::decode_miniblock(layout_.value_compression(), buffers, num_values);
     check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}", out.values.num_values,
                   num_values);
