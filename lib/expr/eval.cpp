@@ -282,25 +282,46 @@ CmpOp mirrored(CmpOp op) {
   }
 }
 
-/// out[i] = value(i) op literal for the valid rows of `a`.
-template <typename Value, typename Key>
-void compare_to_constant(CmpOp op, const ArrayData& a, Value value, Key literal, Vec& out) {
-  const size_t n = out.size();
+/// Where an in-place comparison writes its rows: a boolean Vec (a value and its validity per
+/// row) for evaluate(), or a mask of the TRUE rows for a filter (filter_mask()).
+struct VecSink {
+  Vec out;
+  void begin(size_t n) { out = null_vec(Kind::boolean, n); }
+  void set(size_t i, bool valid, bool is_true) {
+    out.valid[i] = valid;
+    out.ints[i] = is_true;
+  }
+};
+struct MaskSink {
+  std::vector<uint8_t> out;
+  void begin(size_t n) { out.resize(n); }
+  void set(size_t i, bool, bool is_true) { out[i] = is_true; }
+};
+
+/// value(i) op literal for every row of `a` (null rows: not valid, not true) into `sink`.
+template <typename Value, typename Key, typename Sink>
+void compare_to_constant(CmpOp op, const ArrayData& a, Value value, Key literal, Sink& sink) {
+  const auto n = static_cast<size_t>(a.length);
+  sink.begin(n);
   with_predicate(op, [&](auto pred) {
+    if (!a.validity) {  // no nulls: one comparison a row
+      for (size_t i = 0; i < n; ++i) sink.set(i, true, pred(value(i), literal));
+      return;
+    }
     for (size_t i = 0; i < n; ++i) {
-      const uint8_t ok = a.is_valid(static_cast<int64_t>(i)) ? 1 : 0;
-      out.valid[i] = ok;
-      out.ints[i] = ok && pred(value(i), literal);
+      const bool ok = a.is_valid(static_cast<int64_t>(i));
+      sink.set(i, ok, ok && pred(value(i), literal));
     }
   });
 }
 
 /// `column op literal` (or `literal op column`) over a top-level integer, float or string
 /// column and a non-null literal of its kind (or an integer literal against floats), compared
-/// in place: neither the column's values nor the literal are spread into per-row vectors.
-/// The same rows as compare() of both sides; nothing for any other shape (evaluate() then
-/// loads both sides).
-std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatch& batch) {
+/// in place into `sink`: neither the column's values nor the literal are spread into per-row
+/// vectors. The same rows as compare() of both sides. False, with `sink` untouched, for any
+/// other shape (the caller then evaluates both sides).
+template <typename Sink>
+bool compare_column_to_literal(const Bound& node, const RecordBatch& batch, Sink& out) {
   const Bound* column = node.children[0].get();
   const Bound* literal = node.children[1].get();
   CmpOp op = cmp_op(node.name);
@@ -308,55 +329,53 @@ std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatc
     std::swap(column, literal);
     op = mirrored(op);
   }
-  if (column->op != Op::column || literal->op != Op::literal || column->path.size() != 1) return std::nullopt;
+  if (column->op != Op::column || literal->op != Op::literal || column->path.size() != 1) return false;
   const Vec& lit = literal->literal;
-  if (lit.size() != 1 || !lit.valid[0]) return std::nullopt;
+  if (lit.size() != 1 || !lit.valid[0]) return false;
   const ArrayData* a = column_of(batch, column->path[0]);
-  if (!a || !a->type || a->buffers.empty() || !a->buffers[0]) return std::nullopt;
+  if (!a || !a->type || a->buffers.empty() || !a->buffers[0]) return false;
   const auto n = static_cast<size_t>(a->length);
   const TypeId id = a->type->id;
   const Kind ck = kind_of(*a->type);
   const uint8_t* base = a->buffers[0]->data();
   const size_t have = a->buffers[0]->size();
-  Vec out = null_vec(Kind::boolean, n);
   if (ck == Kind::integer && lit.kind == Kind::integer) {
-    if (!a->type->is_integer()) return std::nullopt;
-    const bool fits = with_integer_type(id, [&]<typename T>() {
+    if (!a->type->is_integer()) return false;
+    return with_integer_type(id, [&]<typename T>() {
       if (have / sizeof(T) < n) return false;
       compare_to_constant(
           op, *a, [&](size_t i) { return static_cast<int64_t>(load_at<T>(base, i)); }, lit.ints[0], out);
       return true;
     });
-    return fits ? std::optional<Vec>(std::move(out)) : std::nullopt;
   }
   if (ck == Kind::floating && (lit.kind == Kind::floating || lit.kind == Kind::integer) &&
       (id == TypeId::float32 || id == TypeId::float64)) {
     const double l = lit.kind == Kind::floating ? lit.floats[0] : static_cast<double>(lit.ints[0]);
     if (id == TypeId::float32) {
-      if (have / 4 < n) return std::nullopt;
+      if (have / 4 < n) return false;
       compare_to_constant(
           op, *a, [&](size_t i) { return total_key(load_at<float>(base, i)); }, total_key(l), out);
     } else {
-      if (have / 8 < n) return std::nullopt;
+      if (have / 8 < n) return false;
       compare_to_constant(
           op, *a, [&](size_t i) { return total_key(load_at<double>(base, i)); }, total_key(l), out);
     }
-    return out;
+    return true;
   }
   const bool strings =
       (ck == Kind::string && lit.kind == Kind::string && (id == TypeId::utf8 || id == TypeId::large_utf8)) ||
       (ck == Kind::binary && lit.kind == Kind::binary && (id == TypeId::binary || id == TypeId::large_binary));
-  if (!strings || a->buffers.size() < 2 || !a->buffers[1]) return std::nullopt;
+  if (!strings || a->buffers.size() < 2 || !a->buffers[1]) return false;
   const bool large = a->type->is_large_offsets();
-  if (have / (large ? 8 : 4) < n + 1) return std::nullopt;
+  if (have / (large ? 8 : 4) < n + 1) return false;
   const auto* data = reinterpret_cast<const char*>(a->buffers[1]->data());
   const auto offset = [&](size_t i) {
     return large ? load_at<int64_t>(base, i) : static_cast<int64_t>(load_at<int32_t>(base, i));
   };
   // Offsets that do not rise within the data (a damaged array) take the general path.
-  if (offset(0) < 0 || offset(n) > static_cast<int64_t>(a->buffers[1]->size())) return std::nullopt;
+  if (offset(0) < 0 || offset(n) > static_cast<int64_t>(a->buffers[1]->size())) return false;
   for (size_t i = 0; i < n; ++i)
-    if (offset(i + 1) < offset(i)) return std::nullopt;
+    if (offset(i + 1) < offset(i)) return false;
   compare_to_constant(
       op, *a,
       [&](size_t i) {
@@ -364,7 +383,7 @@ std::optional<Vec> compare_column_to_literal(const Bound& node, const RecordBatc
         return std::string_view(data + b, static_cast<size_t>(offset(i + 1) - b));
       },
       lit.strs[0], out);
-  return out;
+  return true;
 }
 
 Vec arith(const std::string& op, const Vec& l0, const Vec& r0, Kind kind) {
@@ -531,7 +550,7 @@ Vec evaluate(const Bound& node, const RecordBatch& batch) {
     case Op::or_:
       return logic(node.op == Op::and_, child(0), child(1));
     case Op::compare:
-      if (auto v = compare_column_to_literal(node, batch)) return std::move(*v);
+      if (VecSink in_place; compare_column_to_literal(node, batch, in_place)) return std::move(in_place.out);
       return compare(node.name, child(0), child(1));
     case Op::arith:
       return arith(node.name, child(0), child(1), node.kind == Kind::null ? Kind::integer : node.kind);
@@ -571,11 +590,35 @@ Vec evaluate(const Bound& node, const RecordBatch& batch) {
   throw_internal("filter: unknown node");
 }
 
-std::vector<uint8_t> evaluate_filter(const Filter& filter, const RecordBatch& batch) {
-  const Vec v = evaluate(*filter.root, batch);
+namespace {
+
+/// The rows where `node` is TRUE (1; FALSE and NULL: 0). AND and OR combine their sides'
+/// masks (SQL's three values agree: a row is TRUE for `a AND b` when both are, for `a OR b`
+/// when either is); a column compared with a literal writes its mask directly; anything
+/// else is evaluated.
+std::vector<uint8_t> filter_mask(const Bound& node, const RecordBatch& batch) {
+  if (node.op == Op::and_ || node.op == Op::or_) {
+    std::vector<uint8_t> a = filter_mask(*node.children[0], batch);
+    const std::vector<uint8_t> b = filter_mask(*node.children[1], batch);
+    check_internal(a.size() == b.size(), "filter: sides of {} and {} rows", a.size(), b.size());
+    if (node.op == Op::and_)
+      for (size_t i = 0; i < a.size(); ++i) a[i] &= b[i];
+    else
+      for (size_t i = 0; i < a.size(); ++i) a[i] |= b[i];
+    return a;
+  }
+  if (node.op == Op::compare)
+    if (MaskSink in_place; compare_column_to_literal(node, batch, in_place)) return std::move(in_place.out);
+  const Vec v = evaluate(node, batch);
   std::vector<uint8_t> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) out[i] = v.valid[i] && v.ints[i];
   return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> evaluate_filter(const Filter& filter, const RecordBatch& batch) {
+  return filter_mask(*filter.root, batch);
 }
 
 }  // namespace lance::expr
