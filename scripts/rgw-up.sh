@@ -53,6 +53,7 @@ mon data = $D/mon.a
 [osd.0]
 osd data = $D/osd.0
 osd objectstore = memstore
+osd class update on start = false
 memstore device bytes = ${RGW_MEMSTORE_BYTES:-2147483648}
 [client.rgw.a]
 rgw frontends = beast endpoint=127.0.0.1:$PORT
