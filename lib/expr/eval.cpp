@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include "common/bytes.h"
 #include "common/error.h"
@@ -304,6 +305,13 @@ void compare_to_constant(CmpOp op, const ArrayData& a, Value value, Key literal,
   const auto n = static_cast<size_t>(a.length);
   sink.begin(n);
   with_predicate(op, [&](auto pred) {
+    if constexpr (std::is_same_v<Sink, MaskSink>) {
+      if (!a.validity) {  // no nulls: one comparison a row, stored where nothing else points
+        uint8_t* __restrict out = sink.out.data();
+        for (size_t i = 0; i < n; ++i) out[i] = pred(value(i), literal);
+        return;
+      }
+    }
     if (!a.validity) {  // no nulls: one comparison a row
       for (size_t i = 0; i < n; ++i) sink.set(i, true, pred(value(i), literal));
       return;
