@@ -75,11 +75,12 @@ constexpr CommandEntry kCommands[] = {
 };
 
 /// The first word of argv that is not a global option (nor --color's value): the command
-/// the user named, or empty.
+/// the user named, or empty. CLI11 reads `--color=` with nothing after the `=` as `--color`,
+/// its value the next word.
 std::string_view command_word(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
-    if (word == "--color") {
+    if (word == "--color" || word == "--color=") {
       ++i;
       continue;
     }

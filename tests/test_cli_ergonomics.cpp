@@ -317,6 +317,28 @@ TEST_CASE("verbose: -v and --verbose set the log level on stderr", "[cli][log]")
   CHECK(!contains(run_cli({"-v", "scan", ds, "-n", "1"}).err, "debug: "));
 }
 
+TEST_CASE("command word: global options and --color's value before the command find the command", "[cli]") {
+  // Only the named command is built; the word after --color (or an empty --color=) is its value.
+  const std::string s = sample();
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--color", "never", "count", s},
+                                               {"--color=never", "-q", "count", s},
+                                               {"-v", "--color", "auto", "count", s}}) {
+    auto r = run_cli(args);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "2000\n");
+  }
+  // `--color= scan count`: "scan" is --color's (bad) value and count the command, as CLI11 reads it.
+  auto bad = run_cli({"--color=", "scan", "count", s});
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.err, "--color: scan not in"));
+  CHECK(contains(bad.err, "lance-cli count --help"));
+  // An unknown command still lists every command.
+  auto unknown = run_cli({"scna", s});
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.err,
+                 "commands: scan, take, head, count, search, plan, schema, inspect, verify, completions, help"));
+}
+
 TEST_CASE("version flag: names lance-cli's version and the Lance formats it reads", "[cli]") {
   auto r = run_cli({"--version"});
   REQUIRE(r.exit_code == 0);
