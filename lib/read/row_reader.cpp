@@ -154,10 +154,7 @@ RecordBatch FileRowReader::take_ranges(std::vector<structural::RowRange> ranges)
   // (its rows at the file's average row size: large rows, or many of them) decodes its
   // columns on the pool, as a scan does: both cores, where a hand-off costs little.
   const DecodeMode saved = decode_mode_;
-  decode_mode_ = take_decode_mode_;
-  const double bytes_per_row = file_->bytes_per_row();
-  if (!take_mode_set_ && bytes_per_row * static_cast<double>(rows) >= static_cast<double>(kPoolTakeBytes))
-    decode_mode_ = DecodeMode::pool;
+  decode_mode_ = few_rows_mode(rows);
   taking_ = true;
   Finally restore([&] {
     decode_mode_ = saved;
@@ -181,6 +178,12 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   return out;
 }
 
+DecodeMode FileRowReader::few_rows_mode(uint64_t rows) const {
+  const double bytes = file_->bytes_per_row() * static_cast<double>(rows);
+  if (!take_mode_set_ && bytes >= static_cast<double>(kPoolTakeBytes)) return DecodeMode::pool;
+  return take_decode_mode_;
+}
+
 RecordBatch FileRowReader::read_range(uint64_t begin, uint64_t end) {
   RecordBatch batch;
   batch.fields = fields_;
@@ -189,6 +192,11 @@ RecordBatch FileRowReader::read_range(uint64_t begin, uint64_t end) {
     for (auto& r : readers_) batch.columns.push_back(make_null_array(r->output_field()->type, 0));
     return batch;
   }
+  // Like a take: a range of few bytes (an index page) decodes inline, without starting or
+  // waking the CPU pool.
+  const DecodeMode saved = decode_mode_;
+  decode_mode_ = few_rows_mode(end - begin);
+  Finally restore([&] { decode_mode_ = saved; });
   return finish(start({{begin, end}}));
 }
 

@@ -39,7 +39,8 @@ class FileRowReader {
   const std::vector<FieldPtr>& fields() const { return fields_; }
   uint64_t num_rows() const { return file_->num_rows(); }
 
-  /// Rows [begin, end) as one batch (begin ≤ end ≤ num_rows()).
+  /// Rows [begin, end) as one batch (begin ≤ end ≤ num_rows()); decoded as a take of as many
+  /// rows would be (inline when they hold under kPoolTakeBytes, unless the options set a mode).
   RecordBatch read_range(uint64_t begin, uint64_t end);
 
   /// Reads of a batch submitted but not decoded: lets a scan read batch k+1 while
@@ -89,8 +90,11 @@ class FileRowReader {
   DecodeMode scan_decode_mode_;  ///< for start/finish (scans)
   DecodeMode take_decode_mode_;  ///< for take (random access decodes little)
   DecodeMode decode_mode_;       ///< the one in use
-  bool take_mode_set_ = false;   ///< the options chose the decode mode: takes keep it whatever their size
-  bool taking_ = false;          ///< inside take: plan_fields may fetch likely data with the metadata
+  /// The mode of a take or read_range of `rows` rows: take_decode_mode_, or the pool when
+  /// they hold at least kPoolTakeBytes at the file's average row size (options unset).
+  DecodeMode few_rows_mode(uint64_t rows) const;
+  bool take_mode_set_ = false;  ///< the options chose the decode mode: takes keep it whatever their size
+  bool taking_ = false;         ///< inside take: plan_fields may fetch likely data with the metadata
   std::vector<std::unique_ptr<FieldReader>> readers_;
 };
 
