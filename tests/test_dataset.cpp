@@ -100,6 +100,24 @@ TEST_CASE("dataset scan equals Lance's reading, every dataset, version and forma
   }
 }
 
+TEST_CASE("dataset scan decoded on the CPU pool equals Lance's reading, every dataset and version", "[dataset]") {
+  // These datasets are small: a default scan decodes them inline (read::scan_decode_mode).
+  lance::testing::RunLimits pool;
+  pool.env = {"LANCE_CLI_DECODE_TASKS=pool"};
+  pool.timeout_ms = 60000;
+  REQUIRE(versions().size() >= 10);
+  for (const auto& v : versions()) {
+    DYNAMIC_SECTION(v.label()) {
+      auto r = run_cli_limited(concat({"scan", v.dir, "-f", "jsonl"}, v.version_args()), pool);
+      INFO(r.err);
+      REQUIRE(r.exit_code == 0);
+      const std::string want = read_text(v.golden + ".jsonl");
+      INFO(first_difference(r.out, want));
+      CHECK(r.out == want);
+    }
+  }
+}
+
 TEST_CASE("dataset scan: limit and offset across fragments and deletions", "[dataset]") {
   for (const auto& v : versions()) {
     if (v.num_rows == 0) continue;

@@ -24,6 +24,25 @@ TEST_CASE("scan equals Lance's reading, every fixture and format", "[golden]") {
   }
 }
 
+TEST_CASE("scan decoded on the CPU pool equals Lance's reading, every fixture", "[golden]") {
+  // The fixtures are small: a default scan of them decodes inline (read::scan_decode_mode).
+  // LANCE_CLI_DECODE_TASKS=pool decodes them as large scans do.
+  REQUIRE(!file_fixtures().empty());
+  RunLimits pool;
+  pool.env = {"LANCE_CLI_DECODE_TASKS=pool"};
+  pool.timeout_ms = 60000;
+  for (const auto& fx : file_fixtures()) {
+    DYNAMIC_SECTION(fx.name) {
+      auto r = run_cli_limited({"scan", fx.file, "-f", "jsonl"}, pool);
+      INFO(r.err);
+      REQUIRE(r.exit_code == 0);
+      const std::string want = golden_text(fx, "jsonl");
+      INFO(first_difference(r.out, want));
+      CHECK(r.out == want);
+    }
+  }
+}
+
 TEST_CASE("scan limit and offset select the same rows as Lance", "[golden]") {
   for (const auto& fx : file_fixtures()) {
     if (fx.num_rows == 0) continue;

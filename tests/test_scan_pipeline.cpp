@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "read/decode_pool.h"
 #include "read/scan_pipeline.h"
 
 using lance::RecordBatch;
@@ -121,4 +122,19 @@ TEST_CASE("scan pipeline destroyed with batches queued waits for the running one
     pipe.next();
   }
   CHECK(finished.load() >= 1);
+}
+
+TEST_CASE("scan decode mode: a small local scan decodes inline, a large, remote or unknown one on the pool",
+          "[planner][pipeline]") {
+  using lance::read::DecodeMode;
+  using lance::read::kInlineScanBytes;
+  using lance::read::scan_decode_mode;
+  const double small = 600e3, large = 2.0 * static_cast<double>(kInlineScanBytes);
+  CHECK(scan_decode_mode(std::nullopt, true, small) == DecodeMode::inline_run);
+  CHECK(scan_decode_mode(std::nullopt, true, large) == DecodeMode::pool);
+  CHECK(scan_decode_mode(std::nullopt, true, 0) == DecodeMode::pool);       // bytes unknown
+  CHECK(scan_decode_mode(std::nullopt, false, small) == DecodeMode::pool);  // remote: round trips overlap
+  // A mode the options set wins.
+  CHECK(scan_decode_mode(DecodeMode::pool, true, small) == DecodeMode::pool);
+  CHECK(scan_decode_mode(DecodeMode::inline_run, false, large) == DecodeMode::inline_run);
 }

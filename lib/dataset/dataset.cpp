@@ -361,7 +361,32 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     const uint64_t cut = scan_batch_rows(batch_size, bytes_per_row(frag), opts.scan_batch_bytes);
     depth = read::default_scan_depth() * static_cast<size_t>(std::clamp<uint64_t>((whole + cut - 1) / cut, 1, 8));
   }
-  read::ScanPipeline pipe(opts.decode_mode.value_or(read::DecodeMode::pool), depth, read::chain_threads(model));
+  // A small local scan (its projected bytes known and few) decodes here, inline: its readers
+  // are switched for the scan's duration (inline_states) and back after.
+  // The bytes: the first fragment's projected page buffers (its files opened here, as the
+  // scan's first batch would), per visible row, times the scan's rows.
+  const bool local = !read::overlap_fragments(model);
+  double scan_bytes = 0;
+  if (local && !opts.decode_mode && frag < dataset_->fragments().size() && starts_[frag] < end) {
+    const auto first = fragment_state(frag);
+    double bytes = 0;
+    for (size_t d = 0; d < first->files.size(); ++d) {
+      if (!first->files[d]) continue;
+      const format::FileReader& fr = *first->files[d];
+      for (const auto& r : read::scan_page_buffers(fr, first->file_fields[d], 0, fr.num_rows()))
+        bytes += static_cast<double>(r.length);
+    }
+    const uint64_t visible = starts_[frag + 1] - starts_[frag];
+    if (visible > 0 && bytes > 0) scan_bytes = bytes / static_cast<double>(visible) * static_cast<double>(end - begin);
+  }
+  const read::DecodeMode mode = read::scan_decode_mode(opts.decode_mode, local, scan_bytes);
+  const bool switch_readers = !opts.decode_mode && mode == read::DecodeMode::inline_run;
+  std::vector<std::pair<std::shared_ptr<FragmentState>, read::DecodeMode>> inline_states;
+  Finally restore([&] {
+    for (auto& [st, before] : inline_states)
+      for (auto& r : st->readers) r.set_scan_decode_mode(before);
+  });
+  read::ScanPipeline pipe(mode, depth, read::chain_threads(model));
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
     if (row >= end) return false;
@@ -387,6 +412,12 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     const uint64_t chunk_end = std::min(hi, lo + rows);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
+    if (switch_readers &&
+        std::none_of(inline_states.begin(), inline_states.end(), [&](const auto& s) { return s.first == state; })) {
+      read::DecodeMode before = read::DecodeMode::pool;
+      for (auto& r : state->readers) before = r.set_scan_decode_mode(read::DecodeMode::inline_run);
+      inline_states.emplace_back(state, before);
+    }
     if (!state->announced && read::announce_page_buffers(model)) {
       // Remote files fetch the page buffers the scan reads whole, ahead of the reads
       // (io::RandomAccessFile::will_read; which ones: read::scan_page_buffers).

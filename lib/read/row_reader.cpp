@@ -178,6 +178,13 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   return out;
 }
 
+DecodeMode FileRowReader::set_scan_decode_mode(DecodeMode mode) {
+  const DecodeMode before = scan_decode_mode_;
+  scan_decode_mode_ = mode;
+  decode_mode_ = mode;
+  return before;
+}
+
 DecodeMode FileRowReader::few_rows_mode(uint64_t rows) const {
   const double bytes = file_->bytes_per_row() * static_cast<double>(rows);
   if (!take_mode_set_ && bytes >= static_cast<double>(kPoolTakeBytes)) return DecodeMode::pool;

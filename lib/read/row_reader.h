@@ -55,6 +55,9 @@ class FileRowReader {
   std::unique_ptr<PendingBatch> start(std::vector<structural::RowRange> ranges);
   /// The rows of all ranges of `pending`, in order.
   RecordBatch finish(std::unique_ptr<PendingBatch> pending);
+  /// How start/finish (scans) decode from now on; returns the mode before (a scan that
+  /// decodes inline sets it for its duration and restores it).
+  DecodeMode set_scan_decode_mode(DecodeMode mode);
 
   /// Rows by number, in the order given (repeats allowed): each needed page's bytes
   /// are fetched in batched requests, every row read once. Throws Error(usage) for a row
