@@ -74,6 +74,20 @@ void gather_values(unsigned width, const uint8_t* packed, std::span<const ValueR
     }
 }
 
+/// The `word_bits`-bit word at byte `pos` of `buffer` (an InlineBitpacking chunk's width).
+uint64_t read_word(ByteView buffer, uint64_t pos, unsigned word_bits) {
+  switch (word_bits) {
+    case 8:
+      return buffer.read<uint8_t>(pos);
+    case 16:
+      return buffer.read<uint16_t>(pos);
+    case 32:
+      return buffer.read<uint32_t>(pos);
+    default:
+      return buffer.read<uint64_t>(pos);
+  }
+}
+
 void check_word_bits(unsigned word_bits, const char* what) {
   if (!is_word_width(word_bits)) throw_unsupported("{} of {}-bit words is not supported", what, word_bits);
 }
@@ -123,21 +137,7 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
   alignas(64) uint8_t block[kFastLanesBlockValues * 8];  // a last, partial chunk; no heap per call
   uint64_t pos = 0;
   for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
-    uint64_t width = 0;
-    switch (word_bits) {
-      case 8:
-        width = buffer.read<uint8_t>(pos);
-        break;
-      case 16:
-        width = buffer.read<uint16_t>(pos);
-        break;
-      case 32:
-        width = buffer.read<uint32_t>(pos);
-        break;
-      default:
-        width = buffer.read<uint64_t>(pos);
-        break;
-    }
+    const uint64_t width = read_word(buffer, pos, word_bits);
     check_corrupt(width <= word_bits, "InlineBitpacking chunk {}: bit width {} exceeds the {}-bit word", chunk, width,
                   word_bits);
     pos += word_bytes;
@@ -234,21 +234,7 @@ std::optional<DataBlock> inline_bitpacking_miniblock_ranges(const pb::Compressiv
   const ByteView buffer = buffers[0];
   const uint64_t word_bytes = t / 8;
   check_corrupt(buffer.size() >= word_bytes, "InlineBitpacking: a chunk of {} bytes has no width word", buffer.size());
-  uint64_t width = 0;
-  switch (t) {
-    case 8:
-      width = buffer.read<uint8_t>(0);
-      break;
-    case 16:
-      width = buffer.read<uint16_t>(0);
-      break;
-    case 32:
-      width = buffer.read<uint32_t>(0);
-      break;
-    default:
-      width = buffer.read<uint64_t>(0);
-      break;
-  }
+  const uint64_t width = read_word(buffer, 0, t);
   check_corrupt(width <= t, "InlineBitpacking chunk 0: bit width {} exceeds the {}-bit word", width, t);
   const uint64_t packed_bytes = fastlanes_block_bytes(static_cast<unsigned>(width));
   check_corrupt(word_bytes + packed_bytes == buffer.size(),
