@@ -74,18 +74,27 @@ void gather_values(unsigned width, const uint8_t* packed, std::span<const ValueR
     }
 }
 
-/// The `word_bits`-bit word at byte `pos` of `buffer` (an InlineBitpacking chunk's width).
-uint64_t read_word(ByteView buffer, uint64_t pos, unsigned word_bits) {
+/// Calls f(Word{}) with Word the unsigned type of `word_bits` bits (8, 16, 32, 64); any
+/// other width is unsupported.
+template <typename F>
+decltype(auto) with_word(unsigned word_bits, F&& f) {
   switch (word_bits) {
     case 8:
-      return buffer.read<uint8_t>(pos);
+      return f(uint8_t{});
     case 16:
-      return buffer.read<uint16_t>(pos);
+      return f(uint16_t{});
     case 32:
-      return buffer.read<uint32_t>(pos);
+      return f(uint32_t{});
+    case 64:
+      return f(uint64_t{});
     default:
-      return buffer.read<uint64_t>(pos);
+      throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
   }
+}
+
+/// The `word_bits`-bit word at byte `pos` of `buffer` (an InlineBitpacking chunk's width).
+uint64_t read_word(ByteView buffer, uint64_t pos, unsigned word_bits) {
+  return with_word(word_bits, [&]<typename Word>(Word) { return static_cast<uint64_t>(buffer.read<Word>(pos)); });
 }
 
 void check_word_bits(unsigned word_bits, const char* what) {
@@ -95,33 +104,11 @@ void check_word_bits(unsigned word_bits, const char* what) {
 }  // namespace
 
 void fastlanes_unpack_block(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, uint8_t* out) {
-  switch (word_bits) {
-    case 8:
-      return unpack_block<uint8_t>(packed_bits, packed, out);
-    case 16:
-      return unpack_block<uint16_t>(packed_bits, packed, out);
-    case 32:
-      return unpack_block<uint32_t>(packed_bits, packed, out);
-    case 64:
-      return unpack_block<uint64_t>(packed_bits, packed, out);
-    default:
-      throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
-  }
+  with_word(word_bits, [&]<typename Word>(Word) { unpack_block<Word>(packed_bits, packed, out); });
 }
 
 uint64_t fastlanes_value_at(unsigned word_bits, unsigned packed_bits, const uint8_t* packed, unsigned index) {
-  switch (word_bits) {
-    case 8:
-      return value_at<uint8_t>(packed_bits, packed, index);
-    case 16:
-      return value_at<uint16_t>(packed_bits, packed, index);
-    case 32:
-      return value_at<uint32_t>(packed_bits, packed, index);
-    case 64:
-      return value_at<uint64_t>(packed_bits, packed, index);
-    default:
-      throw_unsupported("bit-unpacking of {}-bit words is not supported", word_bits);
-  }
+  return with_word(word_bits, [&]<typename Word>(Word) { return value_at<Word>(packed_bits, packed, index); });
 }
 
 Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num_values, bool exact) {
@@ -245,20 +232,7 @@ std::optional<DataBlock> inline_bitpacking_miniblock_ranges(const pb::Compressiv
   Bytes out(count * word_bytes);
   const uint8_t* packed = buffer.data() + word_bytes;
   const auto w = static_cast<unsigned>(width);
-  switch (t) {
-    case 8:
-      gather_values<uint8_t>(w, packed, ranges, out.data());
-      break;
-    case 16:
-      gather_values<uint16_t>(w, packed, ranges, out.data());
-      break;
-    case 32:
-      gather_values<uint32_t>(w, packed, ranges, out.data());
-      break;
-    default:
-      gather_values<uint64_t>(w, packed, ranges, out.data());
-      break;
-  }
+  with_word(t, [&]<typename Word>(Word) { gather_values<Word>(w, packed, ranges, out.data()); });
   return fixed_block(count, t, std::move(out));
 }
 
