@@ -315,7 +315,8 @@ RecordBatch DatasetRowReader::assemble(const FragmentState& st, std::vector<Reco
 }
 
 std::unique_ptr<DatasetRowReader::PendingChunk> DatasetRowReader::start_chunk(std::shared_ptr<FragmentState> state,
-                                                                              uint64_t begin, uint64_t end) {
+                                                                              uint64_t begin, uint64_t end,
+                                                                              read::DecodeMode mode) {
   auto pending = std::make_unique<PendingChunk>();
   pending->state = std::move(state);
   pending->num_rows = end - begin;
@@ -330,7 +331,7 @@ std::unique_ptr<DatasetRowReader::PendingChunk> DatasetRowReader::start_chunk(st
     const uint64_t last = st.deletions.physical_row(end - 1) + 1;
     for (const auto& [a, b] : st.deletions.live_runs(first, last)) ranges.push_back({a, b});
   }
-  for (auto& r : pending->state->readers) pending->parts.push_back(r.start(ranges));
+  for (auto& r : pending->state->readers) pending->parts.push_back(r.start(ranges, mode));
   return pending;
 }
 
@@ -361,10 +362,9 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     const uint64_t cut = scan_batch_rows(batch_size, bytes_per_row(frag), opts.scan_batch_bytes);
     depth = read::default_scan_depth() * static_cast<size_t>(std::clamp<uint64_t>((whole + cut - 1) / cut, 1, 8));
   }
-  // A small local scan (its projected bytes known and few) decodes here, inline: its readers
-  // are switched for the scan's duration (inline_states) and back after.
-  // The bytes: the first fragment's projected page buffers (its files opened here, as the
-  // scan's first batch would), per visible row, times the scan's rows.
+  // A small local scan (its projected bytes known and few) decodes here, inline. The bytes:
+  // the first fragment's projected page buffers (its files opened here, as the scan's first
+  // batch would), per visible row, times the scan's rows.
   const bool local = !read::overlap_fragments(model);
   double scan_bytes = 0;
   if (local && !opts.decode_mode && frag < dataset_->fragments().size() && starts_[frag] < end) {
@@ -380,12 +380,6 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     if (visible > 0 && bytes > 0) scan_bytes = bytes / static_cast<double>(visible) * static_cast<double>(end - begin);
   }
   const read::DecodeMode mode = read::scan_decode_mode(opts.decode_mode, local, scan_bytes);
-  const bool switch_readers = !opts.decode_mode && mode == read::DecodeMode::inline_run;
-  std::vector<std::pair<std::shared_ptr<FragmentState>, read::DecodeMode>> inline_states;
-  Finally restore([&] {
-    for (auto& [st, before] : inline_states)
-      for (auto& r : st->readers) r.set_scan_decode_mode(before);
-  });
   read::ScanPipeline pipe(mode, depth, read::chain_threads(model));
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments
@@ -412,12 +406,6 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     const uint64_t chunk_end = std::min(hi, lo + rows);
     row = starts_[frag] + chunk_end;
     auto state = fragment_state(frag);  // here: opens the fragment's files when new
-    if (switch_readers &&
-        std::none_of(inline_states.begin(), inline_states.end(), [&](const auto& s) { return s.first == state; })) {
-      read::DecodeMode before = read::DecodeMode::pool;
-      for (auto& r : state->readers) before = r.set_scan_decode_mode(read::DecodeMode::inline_run);
-      inline_states.emplace_back(state, before);
-    }
     if (!state->announced && read::announce_page_buffers(model)) {
       // Remote files fetch the page buffers the scan reads whole, ahead of the reads
       // (io::RandomAccessFile::will_read; which ones: read::scan_page_buffers).
@@ -432,8 +420,8 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
         fr.io().file().will_read(read::scan_page_buffers(fr, state->file_fields[d], first_row, last_row));
       }
     }
-    pipe.add(frag, [this, state = std::move(state), lo, chunk_end]() -> read::ScanPipeline::Finish {
-      auto pending = std::make_shared<std::unique_ptr<PendingChunk>>(start_chunk(state, lo, chunk_end));
+    pipe.add(frag, [this, state = std::move(state), lo, chunk_end, mode]() -> read::ScanPipeline::Finish {
+      auto pending = std::make_shared<std::unique_ptr<PendingChunk>>(start_chunk(state, lo, chunk_end, mode));
       return [this, pending] { return finish_chunk(std::move(*pending)); };
     });
     return true;

@@ -136,7 +136,9 @@ class DatasetRowReader final : public TableReader {
   /// Submits the reads of visible rows [begin, end) of fragment `index` (begin < end).
   /// Plans and submits rows [begin, end) of an open fragment (thread-safe across fragments:
   /// scans run it on the CPU pool, read::ScanPipeline).
-  std::unique_ptr<PendingChunk> start_chunk(std::shared_ptr<FragmentState> state, uint64_t begin, uint64_t end);
+  /// `mode`: how the chunk's batches decode (read::FileRowReader::start).
+  std::unique_ptr<PendingChunk> start_chunk(std::shared_ptr<FragmentState> state, uint64_t begin, uint64_t end,
+                                            read::DecodeMode mode);
   RecordBatch finish_chunk(std::unique_ptr<PendingChunk> pending);
   /// Visible rows `rows` (sorted, unique, counted within the fragment) of fragment `index`.
   RecordBatch take_from_fragment(size_t index, const std::vector<uint64_t>& rows);

@@ -40,17 +40,15 @@ class FileTableReader final : public TableReader {
     const double per_row = file_->bytes_per_row();
     const read::DecodeMode mode =
         read::scan_decode_mode(options_.decode_mode, local_, per_row * static_cast<double>(end - begin));
-    const read::DecodeMode before = reader_.set_scan_decode_mode(mode);
-    Finally restore([&] { reader_.set_scan_decode_mode(before); });
     read::ScanPipeline pipe(mode, options_.scan_batches_in_flight);
     uint64_t row = begin;
     const uint64_t rows = scan_batch_rows(batch_size, per_row, options_.scan_batch_bytes);
     for (;;) {
       for (; row < end && !pipe.full(); row += rows) {
         const uint64_t lo = row, hi = std::min(end, row + rows);
-        pipe.add(0, [this, lo, hi]() -> read::ScanPipeline::Finish {
+        pipe.add(0, [this, lo, hi, mode]() -> read::ScanPipeline::Finish {
           auto pending =
-              std::make_shared<std::unique_ptr<read::FileRowReader::PendingBatch>>(reader_.start({{lo, hi}}));
+              std::make_shared<std::unique_ptr<read::FileRowReader::PendingBatch>>(reader_.start({{lo, hi}}, mode));
           return [this, pending] { return reader_.finish(std::move(*pending)); };
         });
       }

@@ -1,6 +1,7 @@
 #include "index/index_file.h"
 
 #include "common/error.h"
+#include "common/finally.h"
 #include "dataset/table_reader.h"
 #include "format/file_reader.h"
 #include "io/remote/uri.h"
@@ -94,16 +95,12 @@ void IndexFile::prefetch_global_buffers(const std::vector<size_t>& ids) const {
   if (ranges.empty()) return;
   io::IoScheduler& io = file_->io();
   io.begin_keeping(io::Keeping::only);
+  Finally stop([&] { io.end_keeping(); });
   try {
     io.submit(std::move(ranges), 0).get();
   } catch (const Error& e) {
-    io.end_keeping();
     rethrow_as_damaged(e, what_);
-  } catch (...) {
-    io.end_keeping();
-    throw;
   }
-  io.end_keeping();
 }
 
 void IndexFile::drop_prefetched() const { file_->io().drop_kept(); }

@@ -19,7 +19,6 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vect
       field_indices_(std::move(fields)),
       scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
       take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_split_large)),
-      decode_mode_(scan_decode_mode_),
       take_mode_set_(options.decode_mode.has_value()) {
   for (size_t fi : field_indices_) {
     readers_.push_back(make_field_reader(file_, fi, options));
@@ -32,7 +31,6 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std
     : file_(std::move(file)),
       scan_decode_mode_(options.decode_mode.value_or(DecodeMode::pool)),
       take_decode_mode_(options.decode_mode.value_or(DecodeMode::inline_split_large)),
-      decode_mode_(scan_decode_mode_),
       take_mode_set_(options.decode_mode.has_value()) {
   for (const auto& c : columns) {
     field_indices_.push_back(c.field);
@@ -45,8 +43,10 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std
 FileRowReader::~FileRowReader() = default;
 FileRowReader::FileRowReader(FileRowReader&&) noexcept = default;
 
-std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<structural::RowRange> ranges) {
+std::unique_ptr<FileRowReader::PendingBatch> FileRowReader::start(std::vector<structural::RowRange> ranges,
+                                                                  std::optional<DecodeMode> mode) {
   auto p = std::make_unique<PendingBatch>();
+  p->mode = mode.value_or(scan_decode_mode_);
   for (const auto& r : ranges) {
     check_corrupt(r.begin < r.end && r.end <= num_rows(), "rows [{}, {}) outside a file of {}", r.begin, r.end,
                   num_rows());
@@ -91,7 +91,7 @@ RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
   batch.num_rows = static_cast<int64_t>(pending->num_rows);
   batch.columns.resize(readers_.size());
   // Each field decodes independently (its own column readers), so fields can run as tasks.
-  run_decode_tasks(pending->num_rows == 0 ? DecodeMode::inline_run : decode_mode_, readers_.size(), [&](size_t i) {
+  run_decode_tasks(pending->num_rows == 0 ? DecodeMode::inline_run : pending->mode, readers_.size(), [&](size_t i) {
     if (pending->num_rows == 0)
       batch.columns[i] = make_null_array(fields_[i]->type, 0);
     else
@@ -153,14 +153,9 @@ RecordBatch FileRowReader::take_ranges(std::vector<structural::RowRange> ranges)
   // A small take decodes little: inline, unless the options say otherwise. One of many bytes
   // (its rows at the file's average row size: large rows, or many of them) decodes its
   // columns on the pool, as a scan does: both cores, where a hand-off costs little.
-  const DecodeMode saved = decode_mode_;
-  decode_mode_ = few_rows_mode(rows);
   taking_ = true;
-  Finally restore([&] {
-    decode_mode_ = saved;
-    taking_ = false;
-  });
-  return ranges.empty() ? read_range(0, 0) : finish(start(std::move(ranges)));
+  Finally restore([&] { taking_ = false; });
+  return ranges.empty() ? read_range(0, 0) : finish(start(std::move(ranges), few_rows_mode(rows)));
 }
 
 RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
@@ -176,13 +171,6 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
   out.num_rows = static_cast<int64_t>(rows.size());
   for (const auto& c : read.columns) out.columns.push_back(take_array(c, index));
   return out;
-}
-
-DecodeMode FileRowReader::set_scan_decode_mode(DecodeMode mode) {
-  const DecodeMode before = scan_decode_mode_;
-  scan_decode_mode_ = mode;
-  decode_mode_ = mode;
-  return before;
 }
 
 DecodeMode FileRowReader::few_rows_mode(uint64_t rows) const {
@@ -201,10 +189,7 @@ RecordBatch FileRowReader::read_range(uint64_t begin, uint64_t end) {
   }
   // Like a take: a range of few bytes (an index page) decodes inline, without starting or
   // waking the CPU pool.
-  const DecodeMode saved = decode_mode_;
-  decode_mode_ = few_rows_mode(end - begin);
-  Finally restore([&] { decode_mode_ = saved; });
-  return finish(start({{begin, end}}));
+  return finish(start({{begin, end}}, few_rows_mode(end - begin)));
 }
 
 }  // namespace lance::read

@@ -48,16 +48,16 @@ class FileRowReader {
   struct PendingBatch {
     std::vector<std::unique_ptr<FieldReader::Pending>> fields;
     uint64_t num_rows = 0;
+    DecodeMode mode = DecodeMode::pool;  ///< how finish() decodes it
   };
   /// Starts reading `ranges` (sorted, non-overlapping, non-empty, within the file): the
   /// metadata every projected column needs goes out as one request per round (usually one,
-  /// none when the pages are known already), then the data requests are submitted.
-  std::unique_ptr<PendingBatch> start(std::vector<structural::RowRange> ranges);
+  /// none when the pages are known already), then the data requests are submitted. `mode`:
+  /// how finish() decodes the batch (default: the options' mode, else the pool, as for scans).
+  std::unique_ptr<PendingBatch> start(std::vector<structural::RowRange> ranges,
+                                      std::optional<DecodeMode> mode = std::nullopt);
   /// The rows of all ranges of `pending`, in order.
   RecordBatch finish(std::unique_ptr<PendingBatch> pending);
-  /// How start/finish (scans) decode from now on; returns the mode before (a scan that
-  /// decodes inline sets it for its duration and restores it).
-  DecodeMode set_scan_decode_mode(DecodeMode mode);
 
   /// Rows by number, in the order given (repeats allowed): each needed page's bytes
   /// are fetched in batched requests, every row read once. Throws Error(usage) for a row
@@ -92,7 +92,6 @@ class FileRowReader {
   std::vector<FieldPtr> fields_;
   DecodeMode scan_decode_mode_;  ///< for start/finish (scans)
   DecodeMode take_decode_mode_;  ///< for take (random access decodes little)
-  DecodeMode decode_mode_;       ///< the one in use
   /// The mode of a take or read_range of `rows` rows: take_decode_mode_, or the pool when
   /// they hold at least kPoolTakeBytes at the file's average row size (options unset).
   DecodeMode few_rows_mode(uint64_t rows) const;

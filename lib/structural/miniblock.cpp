@@ -93,6 +93,15 @@ struct DecodedChunk {
   /// (a take's few rows of a chunk without lists); `consumed` of them were extracted so far.
   bool compact = false;
   uint64_t consumed = 0;
+
+  /// Where the values of the chunk's rows [row, row + n) start in `values`: at `row`, or, in a
+  /// compact chunk, at the next n it holds (which this call uses up).
+  uint64_t values_at(uint64_t row, uint64_t n) {
+    if (!compact) return row;
+    const uint64_t at = consumed;
+    consumed += n;
+    return at;
+  }
 };
 
 /// A chunk wanted for so few of its values that only they are decoded (1 in 16 or fewer).
@@ -375,8 +384,7 @@ class MiniBlockDecoder final : public PageDecoder {
           std::memcpy(dp, dc.def.data() + (lo - fr), k * sizeof(uint16_t));
           dp += k;
         }
-        const uint64_t from = dc.compact ? dc.consumed : lo - fr;
-        if (dc.compact) dc.consumed += k;
+        const uint64_t from = dc.values_at(lo - fr, k);
         check_corrupt((from + k) * width <= dc.values.data.size(),
                       "fixed-width block of {} bytes holds fewer than {} values", dc.values.data.size(), from + k);
         std::memcpy(vp, dc.values.data.data() + from * width, k * width);
@@ -408,12 +416,8 @@ class MiniBlockDecoder final : public PageDecoder {
                         n);
           out.def.insert(out.def.end(), dc.def.begin() + (lo - fr), dc.def.begin() + (hi - fr));
         }
-        if (dc.compact) {  // its values are those of the ranges, in this order
-          append_values(values, dc.values, dc.consumed, dc.consumed + (hi - lo));
-          dc.consumed += hi - lo;
-        } else {
-          append_values(values, dc.values, lo - fr, hi - fr);
-        }
+        const uint64_t from = dc.values_at(lo - fr, hi - lo);
+        append_values(values, dc.values, from, from + (hi - lo));
         covered += hi - lo;
       }
       check_corrupt(covered == range.size(), "chunks hold fewer rows than the page claims");
@@ -557,8 +561,8 @@ class MiniBlockDecoder final : public PageDecoder {
     return i;
   }
 
-  /// Decodes one chunk: its levels, and its values, all of them or (`wanted`, pages without
-  /// lists) only those wanted when they are few and its encoding allows it.
+  /// Decodes one chunk: its levels, and its values, all of them or, when `wanted` is not empty
+  /// (few_wanted: pages without lists, few values) and its encoding allows it, only those.
   DecodedChunk decode_chunk(ByteView chunk, uint64_t num_values, std::span<const encoding::ValueRange> wanted) const {
     DecodedChunk out;
     const bool has_rep = layout_.has_rep_compression(), has_def = layout_.has_def_compression();
@@ -594,9 +598,7 @@ class MiniBlockDecoder final : public PageDecoder {
     if (has_def)
       out.def = with_context("definition levels",
                              [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
-    uint64_t wanted_count = 0;
-    for (const auto& w : wanted) wanted_count += w.end - w.begin;
-    if (!wanted.empty() && wanted_count * kCompactShare <= num_values) {
+    if (!wanted.empty()) {
       if (auto some = encoding::decode_miniblock_ranges(layout_.value_compression(), buffers, num_values, wanted)) {
         out.values = std::move(*some);
         out.compact = true;
