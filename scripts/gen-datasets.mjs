@@ -150,6 +150,18 @@ function v22Batch(start, n) {
   ], n);
 }
 
+// id int64, cat utf8 (a dozen values, nulls: Lance 8.0 stores it as a dictionary-encoded
+// mini-block page), note utf8 — for the dictionary dataset
+const DICT_CATS = ['north', 'south', 'east', 'west', "O'Hare", '日本', '', 'zeta', 'Zeta', 'a b', 'north-east', 'ü'];
+function dictionaryBatch(start, n) {
+  const rng = new Rng(`dictionary-${start}`);
+  return makeTable([
+    { name: 'id', type: new arrow.Int64(), values: ids64(start, n), nullable: false },
+    { name: 'cat', type: new arrow.Utf8(), values: Array.from({ length: n }, () => (rng.chance(0.08) ? null : rng.pick(DICT_CATS))) },
+    { name: 'note', type: new arrow.Utf8(), values: Array.from({ length: n }, () => sentence(rng, 1, 3)) },
+  ], n);
+}
+
 const create = (db, data, version) => db.createTable('t', data, { storageOptions: { new_table_data_storage_version: version } });
 
 // ---------------------------------------------------------------------------------------------
@@ -263,6 +275,18 @@ const DATASET_SPECS = [
       await tbl.delete('id % 5 = 2');
       await tbl.addColumns([{ name: 'twice', valueSql: 'id * 2' }]);
       await tbl.dropColumns(['s.a']);
+      return tbl;
+    },
+  },
+  {
+    name: 'dictionary', storage: '2.1', goldenVersions: [],
+    notes: 'v1 create 700 rows; v2 append 500 rows (a second fragment); v3 delete id%13=5 (.arrow). Columns id '
+      + 'int64 not null, cat utf8 (12 values, about 8% null: each fragment stores it as a dictionary-encoded '
+      + 'mini-block page), note utf8.',
+    async build(db) {
+      const tbl = await create(db, dictionaryBatch(0, 700), this.storage);
+      await tbl.add(dictionaryBatch(700, 500));
+      await tbl.delete('id % 13 = 5');
       return tbl;
     },
   },

@@ -1,7 +1,10 @@
 #include "array/array.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+
+#include "array/take.h"
 
 namespace lance {
 
@@ -291,6 +294,12 @@ ArrayPtr concat_children(const DataType& t, const std::vector<ArrayPtr>& parts, 
 ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) {
   if (parts.size() == 1) return parts[0];
   if (parts.empty()) return make_null_array(type, 0);
+  if (type->id != TypeId::dictionary &&
+      std::any_of(parts.begin(), parts.end(), [](const ArrayPtr& p) { return p->type->id == TypeId::dictionary; })) {
+    std::vector<ArrayPtr> plain;
+    for (const auto& p : parts) plain.push_back(p->type->id == TypeId::dictionary ? dictionary_values(p) : p);
+    return concat_arrays(type, plain);
+  }
   auto out = std::make_shared<ArrayData>();
   out->type = type;
   int64_t total = 0, nulls = 0;

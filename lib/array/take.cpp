@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/error.h"
+
 namespace lance {
 
 namespace {
@@ -144,6 +146,37 @@ ArrayPtr take_array(const ArrayPtr& array, std::span<const int64_t> indices) {
   for (int64_t i : indices)
     if (i < 0 || i >= array->length) throw_usage("take index {} outside an array of {} rows", i, array->length);
   return take_spans(array, spans_of(indices));
+}
+
+ArrayPtr dictionary_values(const ArrayPtr& array) {
+  const ArrayData& a = *array;
+  check_corrupt(a.type->id == TypeId::dictionary && a.dictionary, "a dictionary array without a dictionary");
+  const DataType& index_type = *a.type->index_type;
+  const size_t n = static_cast<size_t>(a.length), w = static_cast<size_t>(index_type.bit_width() / 8);
+  check_corrupt(w >= 1 && w <= 8 && !a.buffers.empty() && a.buffers[0]->size() / w >= n,
+                "dictionary indices too short for {} rows", n);
+  if (a.dictionary->length == 0) {
+    check_corrupt(a.null_count == a.length, "indices into an empty dictionary");
+    return make_null_array(a.type->value_type, a.length);
+  }
+  std::vector<int64_t> index(n);
+  std::vector<uint8_t> valid(n);
+  for (size_t i = 0; i < n; ++i) {
+    valid[i] = a.is_valid(static_cast<int64_t>(i));
+    if (!valid[i]) continue;  // a null row names no value: it takes the first, then masked
+    uint64_t k = 0;
+    std::memcpy(&k, a.buffers[0]->data() + i * w, w);  // little-endian
+    if (index_type.is_signed_integer() && w < 8 && (k >> (w * 8 - 1)) & 1) k |= ~((uint64_t{1} << (w * 8)) - 1);
+    check_corrupt(k < static_cast<uint64_t>(a.dictionary->length), "dictionary index {} of {} items",
+                  static_cast<int64_t>(k), a.dictionary->length);
+    index[i] = static_cast<int64_t>(k);
+  }
+  ArrayPtr taken = take_array(a.dictionary, index);
+  if (!a.validity) return taken;
+  auto out = std::make_shared<ArrayData>(*taken);
+  for (size_t i = 0; i < n; ++i) valid[i] = valid[i] && taken->is_valid(static_cast<int64_t>(i));
+  out->validity = make_validity(valid, &out->null_count);
+  return out;
 }
 
 }  // namespace lance

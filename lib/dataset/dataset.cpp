@@ -164,8 +164,9 @@ struct DatasetRowReader::PendingChunk {
   uint64_t num_rows = 0;
 };
 
-DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::vector<size_t> fields)
-    : dataset_(std::move(dataset)), field_indices_(std::move(fields)) {
+DatasetRowReader::DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::vector<size_t> fields,
+                                   bool keep_dictionaries)
+    : dataset_(std::move(dataset)), field_indices_(std::move(fields)), keep_dictionaries_(keep_dictionaries) {
   for (size_t fi : field_indices_) fields_.push_back(structural::output_field(dataset_->schema().fields.at(fi).arrow));
   starts_.reserve(dataset_->live_rows().size() + 1);
   uint64_t at = 0;
@@ -225,6 +226,13 @@ std::unique_ptr<TableReader> DatasetRowReader::with_columns(const std::vector<st
   return std::make_unique<DatasetRowReader>(dataset_, std::move(fields));
 }
 
+std::unique_ptr<TableReader> DatasetRowReader::with_columns_keeping_dictionaries(
+    const std::vector<std::string>& columns) const {
+  auto fields = with_context([&] { return io::display_location(dataset_->path()); },
+                             [&] { return read::resolve_projection(dataset_->schema(), columns); });
+  return std::make_unique<DatasetRowReader>(dataset_, std::move(fields), true);
+}
+
 std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment(size_t index) {
   const Fragment& frag = dataset_->fragments().at(index);
   auto st = std::make_shared<FragmentState>();
@@ -273,7 +281,9 @@ std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment
   for (size_t d = 0; d < frag.files.size(); ++d) {
     if (file_fields[d].empty()) continue;
     const size_t r = st->readers.size();
-    st->readers.emplace_back(st->files[d], file_fields[d], dataset_->reader_options());
+    read::ReaderOptions options = dataset_->reader_options();
+    options.keep_dictionaries = keep_dictionaries_;
+    st->readers.emplace_back(st->files[d], file_fields[d], options);
     for (size_t c = 0; c < file_slots[d].size(); ++c)
       st->sources[file_slots[d][c]] = FragmentState::Source{stored[file_slots[d][c]], r, c};
   }

@@ -109,7 +109,8 @@ class Dataset {
 class DatasetRowReader final : public TableReader {
  public:
   /// `fields`: indices of top-level fields of `dataset->schema()` (see read::resolve_projection).
-  DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::vector<size_t> fields);
+  /// `keep_dictionaries`: read as read::ReaderOptions::keep_dictionaries says.
+  DatasetRowReader(std::shared_ptr<const Dataset> dataset, std::vector<size_t> fields, bool keep_dictionaries = false);
   ~DatasetRowReader() override;
 
   const std::string& path() const override { return dataset_->path(); }
@@ -118,6 +119,8 @@ class DatasetRowReader final : public TableReader {
   uint64_t num_rows() const override { return dataset_->num_rows(); }
   RecordBatch take(std::span<const uint64_t> rows) override;
   std::unique_ptr<TableReader> with_columns(const std::vector<std::string>& columns) const override;
+  std::unique_ptr<TableReader> with_columns_keeping_dictionaries(
+      const std::vector<std::string>& columns) const override;
 
   const Dataset& dataset() const { return *dataset_; }
 
@@ -165,6 +168,7 @@ class DatasetRowReader final : public TableReader {
   std::shared_ptr<const Dataset> dataset_;
   std::vector<size_t> field_indices_;
   std::vector<FieldPtr> fields_;
+  bool keep_dictionaries_ = false;
   std::vector<uint64_t> starts_;                     ///< first visible row of each fragment; back() = num_rows
   std::deque<std::shared_ptr<FragmentState>> open_;  ///< most recently used first
   std::vector<bool> prefetched_;                     ///< per fragment: its files were prefetched (remote stores)

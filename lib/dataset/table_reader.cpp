@@ -65,6 +65,15 @@ class FileTableReader final : public TableReader {
     return std::make_unique<FileTableReader>(file_, std::move(selection), options_, local_);
   }
 
+  std::unique_ptr<TableReader> with_columns_keeping_dictionaries(
+      const std::vector<std::string>& columns) const override {
+    auto selection = with_context([&] { return io::display_location(file_->path()); },
+                                  [&] { return read::resolve_column_paths(file_->schema(), columns); });
+    read::ReaderOptions keeping = options_;
+    keeping.keep_dictionaries = true;
+    return std::make_unique<FileTableReader>(file_, std::move(selection), keeping, local_);
+  }
+
   /// Local file: ascending rows in groups, every row counted at the file's average size (all
   /// columns: more groups than a narrow projection needs, never fewer).
   void take_units(std::span<const uint64_t> rows, uint64_t batch_size,

@@ -76,6 +76,12 @@ class TableReader {
   /// with the files this one opened) for `columns`, resolved as open_table resolves them
   /// (empty: every column). Nothing is read again. Throws Error(usage) for an unknown column.
   virtual std::unique_ptr<TableReader> with_columns(const std::vector<std::string>& columns) const = 0;
+  /// with_columns, and top-level string and binary columns keep their pages' dictionaries
+  /// (read::ReaderOptions::keep_dictionaries): their batches' arrays may be Arrow dictionary
+  /// arrays of the field's type. For the filter evaluator (expr::evaluate_filter), which
+  /// compares each dictionary entry once; not for output.
+  virtual std::unique_ptr<TableReader> with_columns_keeping_dictionaries(
+      const std::vector<std::string>& columns) const = 0;
 
   /// Streams rows [begin, end) (end is clamped to num_rows()) to `sink` as batches of at
   /// most `batch_size` rows (a dataset's batches do not cross fragments), in order. Only the pages (and fragments)

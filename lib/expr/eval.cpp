@@ -147,7 +147,50 @@ void fill_values(Vec& v, const ArrayData& a) {
   }
 }
 
+/// Calls f(index) with index(i) row i's index into dictionary array `a`'s dictionary
+/// (negative indices become too large ones), one instantiation per index width. Throws
+/// Error(corrupt) when the index buffer does not cover every row.
+template <typename F>
+decltype(auto) with_dictionary_indices(const ArrayData& a, F&& f) {
+  const size_t n = static_cast<size_t>(a.length);
+  const TypeId id = a.type->index_type ? a.type->index_type->id : TypeId::null;
+  check_corrupt(!a.buffers.empty() && a.buffers[0] && a.dictionary && a.type->index_type->is_integer(),
+                "a dictionary array without indices or dictionary");
+  const uint8_t* base = a.buffers[0]->data();
+  const size_t have = a.buffers[0]->size();
+  return with_integer_type(id, [&]<typename T>() {
+    check_corrupt(have / sizeof(T) >= n, "dictionary indices too short for {} rows", n);
+    return f([base](size_t i) { return static_cast<uint64_t>(static_cast<int64_t>(load_at<T>(base, i))); });
+  });
+}
+
+Vec load_array(const ArrayData& a, const std::vector<uint8_t>* outer_valid);
+
+/// A dictionary array's rows as the values they name: the dictionary loaded once, gathered
+/// per row (views into the dictionary's buffers, which the batch keeps).
+Vec load_dictionary(const ArrayData& a, const std::vector<uint8_t>* outer_valid) {
+  const size_t n = static_cast<size_t>(a.length);
+  check_corrupt(a.dictionary != nullptr, "a dictionary array without a dictionary");
+  const Vec d = load_array(*a.dictionary, nullptr);
+  check_internal(d.kind != Kind::list, "filter: a dictionary of lists");
+  Vec v = null_vec(d.kind, n);
+  v.owned = d.owned;
+  with_dictionary_indices(a, [&](auto index) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!a.is_valid(static_cast<int64_t>(i)) || (outer_valid && !(*outer_valid)[i])) continue;
+      const uint64_t k = index(i);
+      check_corrupt(k < d.size(), "dictionary index {} of {} items", k, d.size());
+      v.valid[i] = d.valid[k];
+      if (!v.ints.empty()) v.ints[i] = d.ints[k];
+      if (!v.floats.empty()) v.floats[i] = d.floats[k];
+      if (!v.strs.empty()) v.strs[i] = d.strs[k];
+    }
+  });
+  return v;
+}
+
 Vec load_array(const ArrayData& a, const std::vector<uint8_t>* outer_valid) {
+  if (a.type->id == TypeId::dictionary) return load_dictionary(a, outer_valid);
   const size_t n = static_cast<size_t>(a.length);
   Vec v = null_vec(kind_of(*a.type), n);
   if (!a.validity && !outer_valid && a.type->id != TypeId::null)
@@ -323,6 +366,11 @@ void compare_to_constant(CmpOp op, const ArrayData& a, Value value, Key literal,
   });
 }
 
+template <typename Sink>
+bool compare_array_to_literal(CmpOp op, const ArrayData* a, const Vec& lit, Sink& out);
+template <typename Sink>
+bool compare_dictionary_to_literal(CmpOp op, const ArrayData& a, const Vec& lit, Sink& out);
+
 /// `column op literal` (or `literal op column`) over a top-level integer, float or string
 /// column and a non-null literal of its kind (or an integer literal against floats), compared
 /// in place into `sink`: neither the column's values nor the literal are spread into per-row
@@ -341,7 +389,15 @@ bool compare_column_to_literal(const Bound& node, const RecordBatch& batch, Sink
   const Vec& lit = literal->literal;
   if (lit.size() != 1 || !lit.valid[0]) return false;
   const ArrayData* a = column_of(batch, column->path[0]);
-  if (!a || !a->type || a->buffers.empty() || !a->buffers[0]) return false;
+  if (!a || !a->type) return false;
+  if (a->type->id == TypeId::dictionary) return compare_dictionary_to_literal(op, *a, lit, out);
+  return compare_array_to_literal(op, a, lit, out);
+}
+
+/// compare_column_to_literal's comparison of array `a` (not a dictionary) with `lit`.
+template <typename Sink>
+bool compare_array_to_literal(CmpOp op, const ArrayData* a, const Vec& lit, Sink& out) {
+  if (a->buffers.empty() || !a->buffers[0]) return false;
   const auto n = static_cast<size_t>(a->length);
   const TypeId id = a->type->id;
   const Kind ck = kind_of(*a->type);
@@ -391,6 +447,50 @@ bool compare_column_to_literal(const Bound& node, const RecordBatch& batch, Sink
         return std::string_view(data + b, static_cast<size_t>(offset(i + 1) - b));
       },
       lit.strs[0], out);
+  return true;
+}
+
+/// compare_column_to_literal over a dictionary array (a string column read with
+/// read::ReaderOptions::keep_dictionaries): each dictionary entry is compared once, and each
+/// row takes its entry's answer. False when the entries cannot be compared in place.
+template <typename Sink>
+bool compare_dictionary_to_literal(CmpOp op, const ArrayData& a, const Vec& lit, Sink& out) {
+  if (!a.dictionary || a.dictionary->type->id == TypeId::dictionary) return false;
+  VecSink entries;
+  if (!compare_array_to_literal(op, a.dictionary.get(), lit, entries)) return false;
+  const size_t n = static_cast<size_t>(a.length), m = entries.out.size();
+  // Per entry: 1 TRUE, 0 FALSE; 2 NULL (a null entry).
+  std::vector<uint8_t> answer(m);
+  for (size_t k = 0; k < m; ++k) answer[k] = entries.out.valid[k] ? static_cast<uint8_t>(entries.out.ints[k] != 0) : 2;
+  out.begin(n);
+  with_dictionary_indices(a, [&](auto index) {
+    if constexpr (std::is_same_v<Sink, MaskSink>) {
+      if (!a.validity) {  // no null rows: one lookup a row, the bounds checked once at the end
+        std::vector<uint8_t> is_true(m);
+        for (size_t k = 0; k < m; ++k) is_true[k] = answer[k] == 1;
+        uint8_t* __restrict mask = out.out.data();
+        bool outside = false;
+        for (size_t i = 0; i < n; ++i) {
+          const uint64_t k = index(i);
+          outside |= k >= m;
+          mask[i] = k < m ? is_true[k] : 0;
+        }
+        if (outside)
+          for (size_t i = 0; i < n; ++i) check_corrupt(index(i) < m, "dictionary index {} of {} items", index(i), m);
+        return;
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t k = index(i);
+      const bool row = a.is_valid(static_cast<int64_t>(i));
+      if (!row) {
+        out.set(i, false, false);
+        continue;
+      }
+      check_corrupt(k < m, "dictionary index {} of {} items", k, m);
+      out.set(i, answer[k] != 2, answer[k] == 1);
+    }
+  });
   return true;
 }
 

@@ -14,7 +14,8 @@ ColumnReader::ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t co
       leaf_type_(std::move(leaf_type)),
       field_name_(std::move(field_name)),
       batch_budget_(options.page_batch_bytes),
-      cache_rep_index_(options.cache_rep_index) {
+      cache_rep_index_(options.cache_rep_index),
+      keep_dictionaries_(options.keep_dictionaries) {
   const auto& pages = file_->columns().at(column_).pages;
   uint64_t row = 0;
   for (const auto& p : pages) {
@@ -41,6 +42,7 @@ structural::PageDecoder& ColumnReader::decoder_for(size_t page) {
   ctx.file_size = file_->file_size();
   ctx.stats = &file_->stats();
   ctx.cache_rep_index = cache_rep_index_;
+  ctx.keep_dictionary = keep_dictionaries_;
   // Callers wrap this in the "page N" context.
   auto dec = structural::make_page_decoder(ctx);
   return *decoders_.emplace(page, std::move(dec)).first->second;

@@ -31,7 +31,7 @@ using structural::RowRange;
 /// `start` is plan + run + submit for this column alone.
 class ColumnReader {
  public:
-  /// `options`: page_batch_bytes and cache_rep_index are used; counters go to file->stats().
+  /// `options`: page_batch_bytes, cache_rep_index and keep_dictionaries are used; counters go to file->stats().
   ColumnReader(std::shared_ptr<format::FileReader> file, uint32_t column, TypePtr leaf_type, std::string field_name,
                const ReaderOptions& options = {});
   ~ColumnReader();
@@ -81,6 +81,7 @@ class ColumnReader {
   std::map<size_t, std::unique_ptr<structural::PageDecoder>> decoders_;
   uint64_t batch_budget_;
   bool cache_rep_index_;
+  bool keep_dictionaries_;
 };
 
 }  // namespace lance::read

@@ -53,6 +53,11 @@ struct ReaderOptions {
   /// Full-zip pages keep their whole repetition index after the first partial read, so
   /// later takes need one I/O per row range.
   bool cache_rep_index = false;
+  /// Top-level string and binary columns keep the dictionaries of their dictionary-encoded
+  /// mini-block pages: such rows come out as an Arrow dictionary array (the page's indices and
+  /// its dictionary) instead of looked-up values. For readers whose batches go to the filter
+  /// evaluator, which compares a page's few distinct values once; the writers want values.
+  bool keep_dictionaries = false;
   /// Counters of everything read with these options (shared by every file opened with
   /// them); null: each file counts on its own (format::FileReader::stats()).
   std::shared_ptr<ReadStats> stats;

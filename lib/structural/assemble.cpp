@@ -1,7 +1,9 @@
 #include "structural/assemble.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "structural/dictionary.h"
 #include "structural/packed_struct.h"
 #include "structural/repdef.h"
 
@@ -47,6 +49,67 @@ BytesPtr narrow_offsets(const DataBlock& b) {
     dst[i] = static_cast<Offset>(o);
   }
   return out;
+}
+
+/// The unsigned integer type of `bits` (8, 16, 32 or 64) dictionary indices.
+TypePtr index_type_of(uint64_t bits) {
+  switch (bits) {
+    case 8:
+      return make_type(TypeId::uint8);
+    case 16:
+      return make_type(TypeId::uint16);
+    case 32:
+      return make_type(TypeId::uint32);
+    case 64:
+      return make_type(TypeId::uint64);
+    default:
+      throw_corrupt("dictionary indices of {} bits", bits);
+  }
+}
+
+/// Arrow's dictionary array of `value_type` values: `indices` (one per row, each checked to be
+/// below the dictionary's length) and `dictionary` (copied: a page's dictionary serves many
+/// batches).
+ArrayPtr dictionary_to_array(const TypePtr& value_type, const DataBlock& dictionary, DataBlock&& indices,
+                             const std::vector<uint8_t>& valid) {
+  check_corrupt(!indices.is_variable(), "dictionary indices must be fixed width");
+  const TypePtr index_type = index_type_of(indices.bits_per_value);
+  const uint64_t n = indices.num_values, width = indices.bits_per_value / 8;
+  check_corrupt(indices.data.size() / width >= n, "{} dictionary indices in {} bytes", n, indices.data.size());
+  uint64_t highest = 0;
+  auto scan = [&]<typename T>() {
+    T top = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      T k;
+      std::memcpy(&k, indices.data.data() + i * sizeof(T), sizeof(T));
+      top = std::max(top, k);
+    }
+    highest = top;
+  };
+  switch (width) {
+    case 1:
+      scan.template operator()<uint8_t>();
+      break;
+    case 2:
+      scan.template operator()<uint16_t>();
+      break;
+    case 4:
+      scan.template operator()<uint32_t>();
+      break;
+    default:
+      scan.template operator()<uint64_t>();
+  }
+  check_corrupt(n == 0 || highest < dictionary.num_values, "dictionary index {} but the dictionary has {} items",
+                highest, dictionary.num_values);
+  auto a = std::make_shared<ArrayData>();
+  a->type = make_dictionary(index_type, value_type);
+  a->length = static_cast<int64_t>(n);
+  check_corrupt(valid.empty() || valid.size() == n, "{} validity flags for {} values", valid.size(), n);
+  a->validity = validity_from(valid, &a->null_count);
+  indices.data.resize(n * width);
+  a->buffers.push_back(std::make_shared<Bytes>(std::move(indices.data)));
+  a->dictionary = values_to_array(value_type, DataBlock(dictionary), {});
+  return a;
 }
 
 }  // namespace
@@ -164,6 +227,11 @@ class Assembler {
       const LayerSlots& item = s.layers[depth];
       check_corrupt(item.num_slots == s.data->values.num_values, "field '{}': {} value slots but {} values", field.name,
                     item.num_slots, s.data->values.num_values);
+      if (s.data->dictionary) {
+        if (depth == 0 && out_type->is_binary_like())
+          return dictionary_to_array(out_type, *s.data->dictionary, std::move(s.data->values), item.valid);
+        expand_dictionary(*s.data);
+      }
       return values_to_array(out_type, std::move(s.data->values), item.valid);  // empty: no nulls
     }
     auto a = std::make_shared<ArrayData>();

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "structural/dictionary.h"
 
 namespace lance::structural {
 
@@ -168,6 +169,59 @@ void remap_def_levels(LeafData& leaf, const std::vector<RepDefLayer>& to) {
   leaf.layers = to;
 }
 
+void expand_dictionary(LeafData& leaf) {
+  if (!leaf.dictionary) return;
+  leaf.values = lookup_dictionary(*leaf.dictionary, leaf.values);
+  leaf.dictionary.reset();
+}
+
+namespace {
+
+/// `indices` (8/16/32/64-bit unsigned) as 32-bit ones plus `shift`.
+void widen_indices(encoding::DataBlock& indices, uint32_t shift) {
+  check_corrupt(!indices.is_variable() && indices.bits_per_value % 8 == 0 && indices.bits_per_value <= 64 &&
+                    indices.bits_per_value > 0,
+                "dictionary indices of {} bits", indices.bits_per_value);
+  const uint64_t n = indices.num_values, w = indices.bits_per_value / 8;
+  check_corrupt(indices.data.size() / w >= n, "{} dictionary indices in {} bytes", n, indices.data.size());
+  Bytes out(n * 4);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t k = 0;
+    std::memcpy(&k, indices.data.data() + i * w, w);  // little-endian
+    check_corrupt(k < UINT32_MAX - shift, "dictionary index {}", k);
+    const auto v = static_cast<uint32_t>(k + shift);
+    std::memcpy(out.data() + i * 4, &v, 4);
+  }
+  indices.data = std::move(out);
+  indices.bits_per_value = 32;
+}
+
+/// Makes `dst` and `src` index one dictionary: `dst`'s followed by `src`'s (indices
+/// widened to 32 bits, `src`'s shifted past `dst`'s entries), when that dictionary stays
+/// smaller than their values; otherwise both are expanded to values.
+void join_dictionaries(LeafData& dst, LeafData& src) {
+  if (dst.dictionary && src.dictionary && dst.dictionary == src.dictionary &&
+      dst.values.bits_per_value == src.values.bits_per_value)
+    return;
+  const uint64_t entries =
+      (dst.dictionary ? dst.dictionary->num_values : 0) + (src.dictionary ? src.dictionary->num_values : 0);
+  if (!dst.dictionary || !src.dictionary || entries > dst.values.num_values + src.values.num_values ||
+      entries >= UINT32_MAX) {
+    expand_dictionary(dst);
+    expand_dictionary(src);
+    return;
+  }
+  auto joined = std::make_shared<encoding::DataBlock>();
+  append_values(*joined, *dst.dictionary, 0, dst.dictionary->num_values);
+  append_values(*joined, *src.dictionary, 0, src.dictionary->num_values);
+  if (dst.values.bits_per_value != 32) widen_indices(dst.values, 0);
+  widen_indices(src.values, static_cast<uint32_t>(dst.dictionary->num_values));
+  dst.dictionary = joined;
+  src.dictionary = joined;
+}
+
+}  // namespace
+
 void append_leaf(LeafData& dst, LeafData&& src) {
   if (dst.num_rows == 0 && dst.num_levels() == 0) {
     uint64_t rows = dst.num_rows;
@@ -175,6 +229,7 @@ void append_leaf(LeafData& dst, LeafData&& src) {
     dst.num_rows += rows;
     return;
   }
+  if (dst.dictionary || src.dictionary) join_dictionaries(dst, src);
   // Levels: materialise implicit zeros when one side has levels and the other not.
   auto merge = [](std::vector<uint16_t>& a, uint64_t a_len, std::vector<uint16_t>& b, uint64_t b_len) {
     if (a.empty() && b.empty()) return;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "encoding/data_block.h"
@@ -16,13 +17,18 @@ using RepDefLayer = ::lance::encodings21::RepDefLayer;
 /// `rep` and `def` are either empty (no repetition / no definition: every level is 0) or
 /// hold one u16 per level entry. When both are empty there is one level per row and per
 /// value. `values` holds the *visible* items only (null items included, null/empty lists
-/// excluded), already decompressed and, for dictionary pages, looked up.
+/// excluded), already decompressed and, for dictionary pages, looked up — unless
+/// `dictionary` is set (PageContext::keep_dictionary): then `values` are fixed-width
+/// unsigned indices into it.
 struct LeafData {
   std::vector<RepDefLayer> layers;  ///< innermost first
   std::vector<uint16_t> rep;
   std::vector<uint16_t> def;
   encoding::DataBlock values;
   uint64_t num_rows = 0;
+  /// The page dictionary `values` index (MiniBlockLayout.dictionary, decoded); null: `values`
+  /// are the values themselves.
+  std::shared_ptr<const encoding::DataBlock> dictionary;
 
   uint64_t num_levels() const { return !rep.empty() ? rep.size() : !def.empty() ? def.size() : values.num_values; }
 };
@@ -43,7 +49,14 @@ void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uin
 /// permissive as before) and sets `leaf.layers = to`.
 void remap_def_levels(LeafData& leaf, const std::vector<RepDefLayer>& to);
 
-/// Appends rows of `src` (all of it) to `dst`: levels, values and row count.
+/// Replaces `leaf`'s dictionary indices by the values they name (nothing when it keeps no
+/// dictionary). Throws Error(corrupt) for an index outside the dictionary.
+void expand_dictionary(LeafData& leaf);
+
+/// Appends rows of `src` (all of it) to `dst`: levels, values and row count. When both
+/// keep dictionaries, they stay indices: into the same dictionary, or into one joining
+/// `dst`'s and `src`'s (while it has fewer entries than the rows have values); a side
+/// without one makes both expand first.
 void append_leaf(LeafData& dst, LeafData&& src);
 
 /// `append_leaf` of every piece in order, with `dst`'s buffers grown once to their final size

@@ -197,7 +197,8 @@ class MiniBlockDecoder final : public PageDecoder {
     if (has_dict) {
       check_alloc(layout_.num_dictionary_items(), "dictionary");
       dictionary_ = with_context("dictionary", [&] {
-        return encoding::decode_block(layout_.dictionary(), parts[1], layout_.num_dictionary_items());
+        return std::make_shared<const DataBlock>(
+            encoding::decode_block(layout_.dictionary(), parts[1], layout_.num_dictionary_items()));
       });
     }
     initialized_ = true;
@@ -287,11 +288,22 @@ class MiniBlockDecoder final : public PageDecoder {
     if (!(max_rep_ == 0 && copy_fixed_width(rows, range_chunks, decoded, dst, values)))
       for (size_t i = 0; i < rows.size(); ++i)
         extract_into(rows[i], range_chunks[i].first, range_chunks[i].second, decoded, dst, values);
-    if (dictionary_) dst.values = lookup_dictionary(*dictionary_, indices);
+    if (dictionary_ && keeps_dictionary()) {
+      dst.values = std::move(indices);
+      dst.dictionary = dictionary_;
+    } else if (dictionary_) {
+      dst.values = lookup_dictionary(*dictionary_, indices);
+    }
     if (!direct) append_leaf(out, std::move(own));
   }
 
  private:
+  /// Whether this page's rows leave with its dictionary (PageContext::keep_dictionary): for
+  /// string and binary columns without lists, the only ones the filter compares that way.
+  bool keeps_dictionary() const {
+    return ctx_.keep_dictionary && max_rep_ == 0 && ctx_.leaf_type && ctx_.leaf_type->is_binary_like();
+  }
+
   /// The chunks holding rows [range.begin, range.end): from the one where the first row
   /// starts to the one where the last row ends.
   /// `hint`: a chunk at or before the range's first (0 when unknown); set to the chunk of the
@@ -618,7 +630,7 @@ class MiniBlockDecoder final : public PageDecoder {
   uint16_t visible_limit_ = 0;  ///< the highest definition level that still holds an item slot
   bool initialized_ = false;
   std::vector<MiniBlockChunkInfo> chunks_;
-  std::optional<DataBlock> dictionary_;
+  std::shared_ptr<const DataBlock> dictionary_;
 };
 
 }  // namespace

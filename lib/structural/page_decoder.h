@@ -101,6 +101,10 @@ struct PageContext {
   /// Full-zip pages keep their whole repetition index after the first partial read, so
   /// later takes need one I/O per row range (read::ReaderOptions::cache_rep_index).
   bool cache_rep_index = false;
+  /// A dictionary-encoded mini-block page of a string or binary column without lists hands
+  /// out its indices and dictionary (LeafData::dictionary) instead of looking them up
+  /// (read::ReaderOptions::keep_dictionaries).
+  bool keep_dictionary = false;
 };
 
 /// Chooses the decoder for the page's layout. Throws Error(unsupported) for layouts this
