@@ -22,6 +22,7 @@
 #include "app/stdin_input.h"
 #include "app/storage_config.h"
 #include "app/vector_search.h"
+#include "array/take.h"
 #include "common/cancel.h"
 #include "dataset/dataset.h"
 #include "index/row_addresses.h"
@@ -182,15 +183,17 @@ std::string search_stats(const VectorSearch& s, const SearchReport& r, bool json
                           {"codes_compared", r.ann.codes_compared},
                           {"rows_compared", r.rows_compared},
                           {"search_ms", r.search_ms},
-                          {"kernel", index::kernel_name(r.kernel)}}
+                          {"kernel", index::kernel_name(r.kernel)},
+                          {"rows_from_scan", r.rows_from_scan}}
         .dump();
   std::string index_part;
   if (r.method != "exact")
     index_part =
         fmt::format(", {} partitions searched, {} codes compared", r.ann.partitions_searched, r.ann.codes_compared);
-  return fmt::format("search: {}, {} distance, {} queries{}; exact distances of {} rows ({} kernel); {:.3f} ms\n",
+  return fmt::format("search: {}, {} distance, {} queries{}; exact distances of {} rows ({} kernel){}; {:.3f} ms\n",
                      r.method, index::metric_name(r.metric), s.queries.size(), index_part, r.rows_compared,
-                     index::kernel_name(r.kernel), r.search_ms);
+                     index::kernel_name(r.kernel), r.rows_from_scan ? "; result rows kept from the scan" : "",
+                     r.search_ms);
 }
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
@@ -293,7 +296,7 @@ VectorSearch make_search(const SearchArgs& a, const format::Schema& schema) {
 /// Writes every query's rows (one take of them all, repeats allowed) with query_index,
 /// _distance and _rowid as `layout` places them; returns the rows written.
 uint64_t write_results(const std::vector<std::vector<index::Neighbor>>& results, dataset::TableReader& output_table,
-                       ResultLayout& layout, const OutputArgs& args) {
+                       ResultLayout& layout, const OutputArgs& args, const std::optional<KeptRows>& kept) {
   const bool several = results.size() > 1;
   Output out(args, output_table.schema().metadata, output_table.path());
   std::vector<FieldPtr> table_fields = layout.no_table_column ? std::vector<FieldPtr>{} : output_table.fields();
@@ -342,6 +345,21 @@ uint64_t write_results(const std::vector<std::vector<index::Neighbor>>& results,
   if (layout.no_table_column) {
     for (size_t i = 0; i < rows.size(); i += args.batch_size)
       write(RecordBatch{}, std::min<size_t>(args.batch_size, rows.size() - i));
+  } else if (kept) {  // the search kept these rows from its scan: no second read
+    for (size_t i = 0; i < rows.size(); i += args.batch_size) {
+      const size_t n = std::min<size_t>(args.batch_size, rows.size() - i);
+      std::vector<int64_t> index(n);
+      for (size_t j = 0; j < n; ++j) {
+        const auto it = std::lower_bound(kept->rows.begin(), kept->rows.end(), rows[i + j]);
+        check_internal(it != kept->rows.end() && *it == rows[i + j], "search: result row {} was not kept", rows[i + j]);
+        index[j] = it - kept->rows.begin();
+      }
+      RecordBatch taken;
+      taken.fields = output_table.fields();
+      taken.num_rows = static_cast<int64_t>(n);
+      for (const auto& c : kept->batch.columns) taken.columns.push_back(take_array(c, index));
+      write(taken, n);
+    }
   } else {
     output_table.take_batches(rows, args.batch_size,
                               [&](RecordBatch taken) { write(taken, static_cast<size_t>(taken.num_rows)); });
@@ -353,8 +371,10 @@ uint64_t write_results(const std::vector<std::vector<index::Neighbor>>& results,
 
 /// Through the column's vector index when the dataset has one (and --exact is not given,
 /// and no other metric is asked for: LanceDB then searches exactly), else exact.
+/// `keep`: the output's columns, which an exact search may read in its scan (KeepForOutput).
 std::vector<std::vector<index::Neighbor>> run_search(const ReopenTable& reopen, dataset::TableReader& table,
-                                                     const VectorSearch& s, bool exact, SearchReport& report) {
+                                                     const VectorSearch& s, bool exact, SearchReport& report,
+                                                     KeepForOutput& keep) {
   auto* ds = dynamic_cast<dataset::DatasetRowReader*>(&table);
   if (!exact && ds) {
     if (const auto ix = find_vector_index(ds->dataset(), s.column)) {
@@ -371,7 +391,7 @@ std::vector<std::vector<index::Neighbor>> run_search(const ReopenTable& reopen, 
     report.method = "fast search without a vector index: no rows";
     return std::vector<std::vector<index::Neighbor>>(s.queries.size());
   }
-  return exact_search(reopen, s, report);
+  return exact_search(reopen, s, report, keep);
 }
 
 }  // namespace
@@ -407,7 +427,10 @@ void register_search(CLI::App& app, CommandRunner& run) {
       const VectorSearch s = make_search(*search, output_table->schema());
       SearchReport report;
       const auto started = std::chrono::steady_clock::now();
-      const auto results = run_search(reopen, *output_table, s, search->exact, report);
+      KeepForOutput keep;
+      if (!layout.no_table_column)
+        for (const auto& f : output_table->fields()) keep.columns.push_back(f->name);
+      const auto results = run_search(reopen, *output_table, s, search->exact, report, keep);
       report.search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
       std::optional<Recall> recall;
       if (search->recall) {
@@ -416,7 +439,7 @@ void register_search(CLI::App& app, CommandRunner& run) {
         SearchReport exact_report;
         recall = measure_recall(results, exact_search(reopen, exact, exact_report));
       }
-      const uint64_t rows_out = write_results(results, *output_table, layout, *args);
+      const uint64_t rows_out = write_results(results, *output_table, layout, *args, keep.kept);
       if (report.filter)
         stats.set_filter(render_filter_stats(*report.filter, true), render_filter_stats(*report.filter, false));
       stats.add_section("search", search_stats(s, report, true), search_stats(s, report, false));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <span>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "common/float16.h"
 #include "dataset/indices.h"
 #include "dataset/manifest_file.h"
+#include "dataset/read_cost.h"
 #include "index/row_addresses.h"
 #include "io/remote/uri.h"
 #include "read/reader_options.h"
@@ -71,6 +73,8 @@ class QueryState {
   }
 
   std::vector<index::Neighbor> result() const { return best_.sorted(); }
+  /// The nearest so far, in no particular order.
+  const std::vector<index::Neighbor>& candidates() const { return best_.candidates(); }
 
  private:
   index::TopK best_;
@@ -171,8 +175,21 @@ namespace {
 /// Exact distances of every query over chosen rows of the vector column.
 class ExactPass {
  public:
-  ExactPass(const ReopenTable& reopen, const VectorSearch& search, index::Metric metric, SearchReport& report)
-      : search_(search), metric_(metric), report_(report), vectors_(reopen({search.column.name})) {
+  /// `keep_columns` (not empty): scan() also reads these columns and keeps the result rows'
+  /// values (kept()).
+  ExactPass(const ReopenTable& reopen, const VectorSearch& search, index::Metric metric, SearchReport& report,
+            const std::vector<std::string>& keep_columns = {})
+      : search_(search), metric_(metric), report_(report), keep_columns_(keep_columns) {
+    std::vector<std::string> columns = {search.column.name};  // the vectors first (vector_batch)
+    for (const auto& c : keep_columns)
+      if (c != search.column.name) columns.push_back(c);
+    vectors_ = reopen(columns);
+    for (const auto& c : keep_columns) {
+      const auto& fields = vectors_->fields();
+      const auto it = std::find_if(fields.begin(), fields.end(), [&](const FieldPtr& f) { return f->name == c; });
+      check_internal(it != fields.end(), "search: column '{}' not read", c);
+      keep_index_.push_back(static_cast<size_t>(it - fields.begin()));
+    }
     for (const auto& q : search.queries) states_.emplace_back(search, q);
   }
 
@@ -183,9 +200,34 @@ class ExactPass {
       const auto n = static_cast<uint64_t>(batch.num_rows);
       rows_.resize(static_cast<size_t>(n));
       for (uint64_t i = 0; i < n; ++i) rows_[static_cast<size_t>(i)] = base + i;
-      base += n;
       add(batch, nullptr);
+      if (!keep_columns_.empty()) keep_from(batch, base);
+      base += n;
     });
+  }
+
+  /// The result rows with the kept columns (after scan() with keep columns); null when a
+  /// result row was not kept.
+  std::optional<KeptRows> kept(const std::vector<std::vector<index::Neighbor>>& results) const {
+    if (keep_columns_.empty()) return std::nullopt;
+    std::set<uint64_t> rows;
+    for (const auto& r : results)
+      for (const auto& n : r) rows.insert(n.row);
+    KeptRows out;
+    std::vector<std::vector<ArrayPtr>> parts(keep_columns_.size());
+    for (uint64_t row : rows) {
+      const auto it = kept_.find(row);
+      if (it == kept_.end()) return std::nullopt;
+      out.rows.push_back(row);
+      for (size_t c = 0; c < parts.size(); ++c) parts[c].push_back(it->second[c]);
+    }
+    out.batch.num_rows = static_cast<int64_t>(out.rows.size());
+    for (size_t c = 0; c < parts.size(); ++c) {
+      const FieldPtr& field = vectors_->fields()[keep_index_[c]];
+      out.batch.fields.push_back(field);
+      out.batch.columns.push_back(concat_arrays(field->type, parts[c]));
+    }
+    return out;
   }
 
   /// `rows` (any order) for every query.
@@ -251,9 +293,34 @@ class ExactPass {
     }
   }
 
+  /// Keeps the values of this batch's rows (table rows base, base + 1, …) that are now among
+  /// some query's nearest; forgets rows no query holds any more once they are many.
+  void keep_from(const RecordBatch& batch, uint64_t base) {
+    const auto n = static_cast<uint64_t>(batch.num_rows);
+    size_t held = 0;
+    for (const auto& s : states_) {
+      held += s.candidates().size();
+      for (const auto& c : s.candidates()) {
+        if (c.row < base || c.row >= base + n || kept_.count(c.row)) continue;
+        std::vector<ArrayPtr> values;
+        for (size_t k : keep_index_)
+          values.push_back(slice_array(batch.columns[k], static_cast<int64_t>(c.row - base), 1));
+        kept_.emplace(c.row, std::move(values));
+      }
+    }
+    if (kept_.size() <= 4 * held + 64) return;
+    std::set<uint64_t> live;
+    for (const auto& s : states_)
+      for (const auto& c : s.candidates()) live.insert(c.row);
+    for (auto it = kept_.begin(); it != kept_.end();) it = live.count(it->first) ? std::next(it) : kept_.erase(it);
+  }
+
   const VectorSearch& search_;
   index::Metric metric_;
   SearchReport& report_;
+  std::vector<std::string> keep_columns_;
+  std::vector<size_t> keep_index_;                  ///< per keep column, its index in vectors_' batches
+  std::map<uint64_t, std::vector<ArrayPtr>> kept_;  ///< table row → its keep columns' values (one row each)
   std::unique_ptr<dataset::TableReader> vectors_;
   std::vector<QueryState> states_;
   std::vector<float> scratch_;
@@ -296,14 +363,34 @@ void check_query_dims(const VectorSearch& search) {
 
 }  // namespace
 
-std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
-                                                       SearchReport& report) {
+namespace {
+
+/// Whether an exact scan should also read `keep.columns` (exact_search with KeepForOutput).
+bool worth_keeping(const ReopenTable& reopen, const VectorSearch& search, const KeepForOutput& keep) {
+  if (keep.columns.empty() || (search.filter && !search.postfilter)) return false;
+  if (search.k == 0 || search.k > kMaxKeptRows / std::max<size_t>(1, search.queries.size())) return false;
+  auto vectors = reopen({search.column.name});
+  const uint64_t vector_bits = dataset::fixed_bits(*vectors->fields().at(0)->type);
+  uint64_t other_bits = 0;
+  for (const auto& c : keep.columns) {
+    if (c == search.column.name) continue;
+    const auto field = reopen({c})->fields().at(0);
+    const uint64_t bits = dataset::fixed_bits(*field->type);
+    if (bits == 0) return false;  // variable width: its bytes are not known up front
+    other_bits += bits;
+  }
+  return vector_bits > 0 && other_bits <= vector_bits / 8;
+}
+
+std::vector<std::vector<index::Neighbor>> run_exact(const ReopenTable& reopen, const VectorSearch& search,
+                                                    SearchReport& report, KeepForOutput* keep) {
   check_query_dims(search);
   const index::Metric metric = search.metric.value_or(index::Metric::l2);
   report.method = "exact";
   report.metric = metric;
   report.kernel = search.column.element == TypeId::float64 ? index::Kernel::portable : index::best_kernel();
-  ExactPass pass(reopen, search, metric, report);
+  const bool keeping = keep && worth_keeping(reopen, search, *keep);
+  ExactPass pass(reopen, search, metric, report, keeping ? keep->columns : std::vector<std::string>{});
   const bool prefilter = search.filter && !search.postfilter;
   if (prefilter) {
     pass.take(prefilter_rows(reopen, search, report));
@@ -313,7 +400,21 @@ std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen
   }
   auto out = pass.results();
   if (search.filter && search.postfilter) apply_postfilter(reopen, *search.filter, out);
+  if (keeping) keep->kept = pass.kept(out);
+  report.rows_from_scan = keep && keep->kept.has_value();
   return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
+                                                       SearchReport& report) {
+  return run_exact(reopen, search, report, nullptr);
+}
+
+std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
+                                                       SearchReport& report, KeepForOutput& keep) {
+  return run_exact(reopen, search, report, &keep);
 }
 
 std::vector<std::vector<index::Neighbor>> indexed_search(const ReopenTable& reopen, const dataset::Dataset& ds,

@@ -68,6 +68,9 @@ struct SearchReport {
   std::optional<FilterReport> filter;
   index::Kernel kernel = index::Kernel::portable;
   double search_ms = 0;  ///< wall time of the search (reading included), before the output
+  /// The result rows' output columns were read in the exact scan (KeepForOutput): no read
+  /// of them afterwards.
+  bool rows_from_scan = false;
 };
 
 /// For each query, its k nearest rows (table row numbers: visible rows in scan order) with
@@ -78,6 +81,29 @@ struct SearchReport {
 /// a query of the wrong length.
 std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
                                                        SearchReport& report);
+
+/// Result rows an exact search kept from its own scan, with the output's columns: the output
+/// then needs no second read of them (over an object store, a request per row).
+struct KeptRows {
+  std::vector<uint64_t> rows;  ///< ascending, distinct
+  RecordBatch batch;           ///< row i holds table row rows[i]; `columns`' columns in that order
+};
+
+/// The output columns exact_search may read along with the vectors, and what it kept.
+struct KeepForOutput {
+  std::vector<std::string> columns;  ///< top-level output columns of the table, in output order
+  std::optional<KeptRows> kept;      ///< set when the search kept every result row
+};
+
+/// exact_search, reading `keep.columns` in the same scan and keeping the result rows' values
+/// (keep.kept) when that costs little: no prefilter (its rows are taken, not scanned), at
+/// most kMaxKeptRows results in all, and the other output columns fixed-width and together at
+/// most an eighth of a vector's bytes (LanceDB also reads them in its scan).
+std::vector<std::vector<index::Neighbor>> exact_search(const ReopenTable& reopen, const VectorSearch& search,
+                                                       SearchReport& report, KeepForOutput& keep);
+
+/// Most result rows (queries × k) an exact search keeps from its scan.
+inline constexpr uint64_t kMaxKeptRows = 4096;
 
 /// The vector index of a column, opened.
 struct ColumnIndex {

@@ -104,8 +104,7 @@ TEST_CASE("filter dictionaries: a reader keeping dictionaries names the values o
   }
 }
 
-TEST_CASE("filter dictionaries: --filter on a dictionary-encoded column keeps the golden rows that match",
-          "[filter]") {
+TEST_CASE("filter dictionaries: --filter on a dictionary-encoded column keeps the golden rows that match", "[filter]") {
   using Pred = std::function<bool(const std::optional<std::string>&)>;
   for (const DictCase& c : dict_cases()) {
     const auto values = golden_values(c);

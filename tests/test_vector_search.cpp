@@ -311,3 +311,37 @@ TEST_CASE("search and scan: -o never writes over the input", "[search][cli]") {
   auto ok = run_cli({"scan", ds.string(), "-n", "1", "-o", dir.file("out.jsonl")});
   CHECK(ok.exit_code == 0);
 }
+
+TEST_CASE("search: an exact search keeps narrow output columns from its scan, rows as taken afterwards", "[search]") {
+  // `-c id,vec`: the id column (8 bytes a row, an eighth of a 16-float vector) is read in the
+  // scan and the result rows come from it (no read after the search); a prefilter matching every
+  // row takes them afterwards instead. Both give the same output, for one query and several.
+  const std::string table = source_path("data/vectors/plain");
+  const TempDir dir("search-keep");
+  const std::string queries = dir.file("q.jsonl");
+  std::string lines;
+  for (int q = 0; q < 7; ++q) {
+    std::string v = "[";
+    for (int i = 0; i < 16; ++i) v += (i ? "," : "") + std::to_string(((q * 31 + i * 7) % 23) / 7.0 - 1.5);
+    lines += v + "]\n";
+  }
+  write_file(queries, lines);
+  for (const std::string k : {"1", "5", "40"}) {
+    INFO("k " << k);
+    const auto kept = run_cli({"search", table, "--vector-file", queries, "-k", k, "--exact", "-c", "id,vec,_distance",
+                               "-f", "jsonl", "--stats=json"});
+    REQUIRE(kept.exit_code == 0);
+    CHECK(kept.err.find("\"rows_from_scan\":true") != std::string::npos);
+    const auto taken = run_cli({"search", table, "--vector-file", queries, "-k", k, "--exact", "-c", "id,vec,_distance",
+                                "--filter", "id >= 0", "-f", "jsonl", "--stats=json"});
+    REQUIRE(taken.exit_code == 0);
+    CHECK(taken.err.find("\"rows_from_scan\":false") != std::string::npos);
+    CHECK(kept.out == taken.out);
+    CHECK(std::count(kept.out.begin(), kept.out.end(), '\n') == 7 * std::stoi(k));
+  }
+  // A variable-width column (strings: their bytes are not known up front) is taken afterwards.
+  const auto wide = run_cli({"search", table, "--vector", "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]", "--exact", "-c",
+                             "id,cat,vec", "-f", "null", "--stats=json"});
+  REQUIRE(wide.exit_code == 0);
+  CHECK(wide.err.find("\"rows_from_scan\":false") != std::string::npos);
+}

@@ -51,6 +51,9 @@ class TopK {
 
   size_t size() const { return heap_.size(); }
 
+  /// The kept candidates, in no particular order.
+  const std::vector<Neighbor>& candidates() const { return heap_; }
+
   /// The kept candidates, nearest first.
   std::vector<Neighbor> sorted() const {
     std::vector<Neighbor> out = heap_;
