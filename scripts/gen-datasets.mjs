@@ -150,16 +150,21 @@ function v22Batch(start, n) {
   ], n);
 }
 
-// id int64, cat utf8 (a dozen values, nulls: Lance 8.0 stores it as a dictionary-encoded
-// mini-block page), note utf8 — for the dictionary dataset
+// id int64, cat utf8 (runs of 300 rows: a dozen values, then distinct ones, …; nulls), note
+// utf8, pad fixed_size_binary(16384) all null (it makes Lance flush a page every few record
+// batches of 100 rows, as the multipage fixture's). Lance 8.0 stores `cat`'s runs of few values
+// as dictionary-encoded mini-block pages and the distinct ones as plain pages, so one batch of
+// rows can span a dictionary page and a plain one — for the dictionary dataset
 const DICT_CATS = ['north', 'south', 'east', 'west', "O'Hare", '日本', '', 'zeta', 'Zeta', 'a b', 'north-east', 'ü'];
 function dictionaryBatch(start, n) {
   const rng = new Rng(`dictionary-${start}`);
+  const cat = (i) => (rng.chance(0.08) ? null : Math.floor(i / 300) % 3 === 1 ? `distinct ${i}` : rng.pick(DICT_CATS));
   return makeTable([
     { name: 'id', type: new arrow.Int64(), values: ids64(start, n), nullable: false },
-    { name: 'cat', type: new arrow.Utf8(), values: Array.from({ length: n }, () => (rng.chance(0.08) ? null : rng.pick(DICT_CATS))) },
+    { name: 'cat', type: new arrow.Utf8(), values: Array.from({ length: n }, (_, i) => cat(start + i)) },
     { name: 'note', type: new arrow.Utf8(), values: Array.from({ length: n }, () => sentence(rng, 1, 3)) },
-  ], n);
+    { name: 'pad', type: new arrow.FixedSizeBinary(16384), values: Array(n).fill(null) },
+  ], n, 100);
 }
 
 const create = (db, data, version) => db.createTable('t', data, { storageOptions: { new_table_data_storage_version: version } });
@@ -281,8 +286,9 @@ const DATASET_SPECS = [
   {
     name: 'dictionary', storage: '2.1', goldenVersions: [],
     notes: 'v1 create 700 rows; v2 append 500 rows (a second fragment); v3 delete id%13=5 (.arrow). Columns id '
-      + 'int64 not null, cat utf8 (12 values, about 8% null: each fragment stores it as a dictionary-encoded '
-      + 'mini-block page), note utf8.',
+      + 'int64 not null, cat utf8 (runs of 300 rows: 12 values, distinct values, 12 values, ...; about 8% null: '
+      + 'the runs of 12 values are dictionary-encoded mini-block pages, the others plain ones), note utf8, pad '
+      + 'fixed_size_binary(16384) all null (written in record batches of 100 rows, it makes Lance cut pages often).',
     async build(db) {
       const tbl = await create(db, dictionaryBatch(0, 700), this.storage);
       await tbl.add(dictionaryBatch(700, 500));

@@ -267,7 +267,7 @@ class MiniBlockDecoder final : public PageDecoder {
     const bool fresh = out.num_rows == 0 && out.num_levels() == 0;
     const bool has_def = layout_.has_def_compression();
     const bool direct =
-        !dictionary_ &&
+        !dictionary_ && !out.dictionary &&
         (fresh || (out.layers == layers_ && out.rep.empty() == (max_rep_ == 0) && out.def.empty() == !has_def));
     LeafData own;
     LeafData& dst = direct ? out : own;
