@@ -152,6 +152,36 @@ TEST_CASE("distance kernels: every instruction set gives the portable path's bit
   }
 }
 
+TEST_CASE("PQ distance tables: every instruction set gives the portable path's bits", "[search][kernels]") {
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> u(-3, 3);
+  const auto runs = [](Kernel k) {
+    const Kernel best = lance::index::best_kernel();
+    return k == Kernel::portable || best == Kernel::avx512 || (k == Kernel::avx2 && best == Kernel::avx2);
+  };
+  for (size_t n : {1, 7, 8, 9, 15, 16, 17, 33, 256}) {
+    std::vector<float> column(n), start(n);
+    for (auto& x : column) x = u(gen);
+    for (auto& x : start) x = u(gen);
+    const float r = u(gen);
+    for (bool product : {false, true}) {
+      std::vector<float> base = start;
+      lance::index::add_pq_column(product, r, column.data(), n, base.data(), Kernel::portable);
+      for (size_t k = 0; k < n; ++k) {
+        const float want = product ? start[k] + r * column[k] : start[k] + (r - column[k]) * (r - column[k]);
+        CHECK(std::fabs(base[k] - want) <= 1e-5f * std::max(1.0f, std::fabs(want)));
+      }
+      for (Kernel kernel : {Kernel::avx2, Kernel::avx512}) {
+        if (!runs(kernel)) continue;
+        std::vector<float> got = start;
+        lance::index::add_pq_column(product, r, column.data(), n, got.data(), kernel);
+        INFO("n " << n << " product " << product << " " << lance::index::kernel_name(kernel));
+        CHECK(std::memcmp(got.data(), base.data(), n * sizeof(float)) == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("top-k: the k nearest in order, ties by row, NaN last", "[search][kernels]") {
   lance::index::TopK best(3);
   for (uint64_t r = 0; r < 10; ++r) best.push(static_cast<float>((r * 7) % 10), r);

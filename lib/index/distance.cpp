@@ -125,6 +125,17 @@ void portable_f32(Metric m, const float* query, const float* vectors, size_t n, 
   for (size_t r = 0; r < n; ++r) out[r] = one_distance(m, query, vectors + r * dim, dim, query_norm);
 }
 
+void portable_pq_column(bool product, float r, const float* column, size_t n, float* table) {
+  if (product) {
+    for (size_t k = 0; k < n; ++k) table[k] += r * column[k];
+    return;
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const float d = r - column[k];
+    table[k] += d * d;
+  }
+}
+
 }  // namespace kernels
 
 void distances(Metric metric, const float* query, const float* vectors, size_t n, size_t dim, float* out,
@@ -138,6 +149,13 @@ void distances(Metric metric, const float* query, const float* vectors, size_t n
 
 void distances(Metric metric, const float* query, const float* vectors, size_t n, size_t dim, float* out) {
   distances(metric, query, vectors, n, dim, out, best_kernel());
+}
+
+void add_pq_column(bool product, float r, const float* column, size_t n, float* table, Kernel kernel) {
+  kernels::PqColumn run = kernels::portable_pq_column;
+  if (kernel == Kernel::avx512 && kernels::avx512_pq_column) run = kernels::avx512_pq_column;
+  if (kernel == Kernel::avx2 && kernels::avx2_pq_column) run = kernels::avx2_pq_column;
+  run(product, r, column, n, table);
 }
 
 void distances(Metric metric, const double* query, const double* vectors, size_t n, size_t dim, float* out) {

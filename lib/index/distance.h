@@ -44,4 +44,11 @@ void distances(Metric metric, const float* query, const float* vectors, size_t n
 /// float64 vectors: summed in double in the same lane order, rounded to float at the end.
 void distances(Metric metric, const double* query, const double* vectors, size_t n, size_t dim, float* out);
 
+/// One dimension's share of a product quantizer's distance table (the table of asymmetric
+/// distances, rust/lance-index/src/vector/pq/distance.rs): for k < n, table[k] += r·column[k]
+/// with `product`, else table[k] += (r − column[k])². `column`: the dimension's value in each of
+/// n codewords. Every kernel gives the portable path's bits (each element rounded the same way,
+/// no fused multiply-add).
+void add_pq_column(bool product, float r, const float* column, size_t n, float* table, Kernel kernel);
+
 }  // namespace lance::index

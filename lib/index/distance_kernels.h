@@ -17,6 +17,12 @@ void portable_f32(Metric, const float* query, const float* vectors, size_t n, si
 extern const DistancesF32 avx2_f32;
 extern const DistancesF32 avx512_f32;
 
+/// add_pq_column's loop (index/distance.h); null where the build has no such kernel.
+using PqColumn = void (*)(bool product, float r, const float* column, size_t n, float* table);
+void portable_pq_column(bool product, float r, const float* column, size_t n, float* table);
+extern const PqColumn avx2_pq_column;
+extern const PqColumn avx512_pq_column;
+
 /// The distance from the reduced lane sums: l2 → Σ (q - x)²; dot → 1 - q·x; cosine →
 /// 1 - q·x / (|q| |x|) (`sum` is q·x, `norm2` is x·x). Computed in T, rounded to float.
 template <typename T>

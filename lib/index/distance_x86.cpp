@@ -109,8 +109,33 @@ void run(Metric m, const float* query, const float* vectors, size_t n, size_t di
   }
 }
 
+/// add_pq_column's loops: the portable path's operations, 8 or 16 elements at a time.
+__attribute__((target("avx2"))) void avx2_pq(bool product, float r, const float* column, size_t n, float* table) {
+  const __m256 vr = _mm256_set1_ps(r);
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const __m256 c = _mm256_loadu_ps(column + k);
+    const __m256 d = product ? _mm256_mul_ps(vr, c) : _mm256_mul_ps(_mm256_sub_ps(vr, c), _mm256_sub_ps(vr, c));
+    _mm256_storeu_ps(table + k, _mm256_add_ps(_mm256_loadu_ps(table + k), d));
+  }
+  portable_pq_column(product, r, column + k, n - k, table + k);
+}
+
+__attribute__((target("avx512f"))) void avx512_pq(bool product, float r, const float* column, size_t n, float* table) {
+  const __m512 vr = _mm512_set1_ps(r);
+  size_t k = 0;
+  for (; k + 16 <= n; k += 16) {
+    const __m512 c = _mm512_loadu_ps(column + k);
+    const __m512 d = product ? _mm512_mul_ps(vr, c) : _mm512_mul_ps(_mm512_sub_ps(vr, c), _mm512_sub_ps(vr, c));
+    _mm512_storeu_ps(table + k, _mm512_add_ps(_mm512_loadu_ps(table + k), d));
+  }
+  portable_pq_column(product, r, column + k, n - k, table + k);
+}
+
 }  // namespace
 
+const PqColumn avx2_pq_column = avx2_pq;
+const PqColumn avx512_pq_column = avx512_pq;
 const DistancesF32 avx2_f32 =
     run<avx2_loop<Sum::squared_difference>, avx2_loop<Sum::product>, avx2_loop<Sum::product_and_norm>>;
 const DistancesF32 avx512_f32 =
@@ -120,6 +145,8 @@ const DistancesF32 avx512_f32 =
 
 const DistancesF32 avx2_f32 = nullptr;
 const DistancesF32 avx512_f32 = nullptr;
+const PqColumn avx2_pq_column = nullptr;
+const PqColumn avx512_pq_column = nullptr;
 
 #endif
 

@@ -467,20 +467,11 @@ class PartitionDistance {
     if (!dot)  // l2 and cosine encode the residual to the centroid
       for (size_t i = 0; i < r.size(); ++i) r[i] -= centroid[i];
     table_.assign(m * codes, 0.0f);
+    const Kernel kernel = best_kernel();
     for (size_t s = 0; s < m; ++s) {
       float* t = table_.data() + s * codes;
-      for (size_t i = 0; i < width; ++i) {
-        const float ri = r[s * width + i];
-        const float* column = codebook_t.data() + (s * width + i) * codes;
-        if (dot) {
-          for (size_t k = 0; k < codes; ++k) t[k] += ri * column[k];
-        } else {
-          for (size_t k = 0; k < codes; ++k) {
-            const float d = ri - column[k];
-            t[k] += d * d;
-          }
-        }
-      }
+      for (size_t i = 0; i < width; ++i)
+        add_pq_column(dot, r[s * width + i], codebook_t.data() + (s * width + i) * codes, codes, t, kernel);
       if (dot)
         for (size_t k = 0; k < codes; ++k) t[k] = 1.0f - t[k];
     }
