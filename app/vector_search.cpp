@@ -308,7 +308,7 @@ class ExactPass {
         kept_.emplace(c.row, std::move(values));
       }
     }
-    if (kept_.size() <= 4 * held + 64) return;
+    if (kept_.size() <= 2 * held + 64) return;  // each kept row holds a copy of its values
     std::set<uint64_t> live;
     for (const auto& s : states_)
       for (const auto& c : s.candidates()) live.insert(c.row);
