@@ -134,7 +134,14 @@ TEST_CASE("scan decode mode: a small local scan decodes inline, a large, remote 
   CHECK(scan_decode_mode(std::nullopt, true, large) == DecodeMode::pool);
   CHECK(scan_decode_mode(std::nullopt, true, 0) == DecodeMode::pool);       // bytes unknown
   CHECK(scan_decode_mode(std::nullopt, false, small) == DecodeMode::pool);  // remote: round trips overlap
+  // A large local scan of one chain (one file, one fragment) decodes here too, letting large
+  // decompressions split; of several chains, or remote, on the pool.
+  CHECK(scan_decode_mode(std::nullopt, true, large, true) == DecodeMode::inline_split_large);
+  CHECK(scan_decode_mode(std::nullopt, true, 0, true) == DecodeMode::inline_split_large);
+  CHECK(scan_decode_mode(std::nullopt, true, small, true) == DecodeMode::inline_run);
+  CHECK(scan_decode_mode(std::nullopt, false, large, true) == DecodeMode::pool);
   // A mode the options set wins.
   CHECK(scan_decode_mode(DecodeMode::pool, true, small) == DecodeMode::pool);
+  CHECK(scan_decode_mode(DecodeMode::pool, true, large, true) == DecodeMode::pool);
   CHECK(scan_decode_mode(DecodeMode::inline_run, false, large) == DecodeMode::inline_run);
 }

@@ -389,7 +389,8 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
     const uint64_t visible = starts_[frag + 1] - starts_[frag];
     if (visible > 0 && bytes > 0) scan_bytes = bytes / static_cast<double>(visible) * static_cast<double>(end - begin);
   }
-  const read::DecodeMode mode = read::scan_decode_mode(opts.decode_mode, local, scan_bytes);
+  const bool one_fragment = begin < end && fragment_of(begin) == fragment_of(end - 1);
+  const read::DecodeMode mode = read::scan_decode_mode(opts.decode_mode, local, scan_bytes, one_fragment);
   read::ScanPipeline pipe(mode, depth, read::chain_threads(model));
   auto add_chunk = [&]() -> bool {
     while (row < end && row >= starts_[frag + 1]) ++frag;  // skips empty fragments

@@ -33,13 +33,13 @@ class FileTableReader final : public TableReader {
 
   void scan_batches(uint64_t begin, uint64_t end, uint64_t batch_size,
                     const std::function<void(RecordBatch)>& sink) override {
-    // Batches are planned, read and decoded on the CPU pool, one after another (one file:
-    // one chain), while `sink` handles the oldest one here; a small local scan decodes here.
+    // Batches are planned, read and decoded one after another (one file: one chain): here for
+    // a local file, on the CPU pool for a remote one while `sink` handles the oldest batch.
     // Every column counted (the projection's share of a single file is not known up front):
     // batches of large rows are never larger than the budget, narrow projections' smaller.
     const double per_row = file_->bytes_per_row();
     const read::DecodeMode mode =
-        read::scan_decode_mode(options_.decode_mode, local_, per_row * static_cast<double>(end - begin));
+        read::scan_decode_mode(options_.decode_mode, local_, per_row * static_cast<double>(end - begin), true);
     read::ScanPipeline pipe(mode, options_.scan_batches_in_flight);
     uint64_t row = begin;
     const uint64_t rows = scan_batch_rows(batch_size, per_row, options_.scan_batch_bytes);

@@ -30,7 +30,7 @@ void ScanPipeline::add(uint64_t chain, Start start) {
   s->start = std::move(start);
   std::lock_guard lock(mu_);
   slots_.push_back(std::move(s));
-  if (mode_ == DecodeMode::inline_run || running_.count(chain)) return;  // its task picks it up
+  if (mode_ != DecodeMode::pool || running_.count(chain)) return;  // its task picks it up
   running_.insert(chain);
   if (chain_threads_) {
     try {
@@ -103,7 +103,7 @@ void ScanPipeline::run_chain(uint64_t chain) {
 
 RecordBatch ScanPipeline::next() {
   std::shared_ptr<Slot> s;
-  if (mode_ == DecodeMode::inline_run) {
+  if (mode_ != DecodeMode::pool) {
     std::shared_ptr<Slot> ahead;
     {
       std::lock_guard lock(mu_);

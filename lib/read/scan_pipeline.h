@@ -39,7 +39,8 @@ class ScanPipeline {
   /// Plans one batch and submits its reads; returns how to decode it.
   using Start = std::function<Finish()>;
 
-  /// `mode` inline_run runs every batch on the caller's thread in `next` (still submitting
+  /// `mode` other than pool (inline_run, inline_split_large) runs every batch on the caller's
+  /// thread in `next` (still submitting
   /// the reads of the following batch of the same chain before decoding the current one);
   /// `depth` 0 = default_scan_depth(). `chain_threads` (with `pool`): each chain runs on a
   /// thread of its own instead of a CPU-pool thread, for remote stores, where starting a
