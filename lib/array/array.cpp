@@ -255,10 +255,7 @@ void concat_dictionary(const DataType& t, const std::vector<ArrayPtr>& parts, Ar
   for (const auto& p : parts) {
     check_corrupt(p->dictionary != nullptr, "dictionary array without a dictionary");
     for (int64_t i = 0; i < p->length; ++i) {
-      int64_t v = 0;
-      std::memcpy(&v, p->buffers[0]->data() + i * w, w);
-      if (w < 8 && t.index_type->is_signed_integer() && (v >> (w * 8 - 1)) & 1) v |= ~((int64_t{1} << (w * 8)) - 1);
-      v += shift;
+      int64_t v = dictionary_index(*p, i) + shift;
       if (w < 8) check_corrupt(v < (int64_t{1} << (w * 8 - 1)), "concatenated dictionaries overflow the index type");
       idx->insert(idx->end(), reinterpret_cast<uint8_t*>(&v), reinterpret_cast<uint8_t*>(&v) + w);
     }
@@ -290,6 +287,15 @@ ArrayPtr concat_children(const DataType& t, const std::vector<ArrayPtr>& parts, 
 }
 
 }  // namespace
+
+int64_t dictionary_index(const ArrayData& a, int64_t i) {
+  const DataType& index_type = *a.type->index_type;
+  const int w = index_type.bit_width() / 8;
+  int64_t v = 0;
+  std::memcpy(&v, a.buffers[0]->data() + i * w, static_cast<size_t>(w));  // little-endian
+  if (w < 8 && index_type.is_signed_integer() && (v >> (w * 8 - 1)) & 1) v |= ~((int64_t{1} << (w * 8)) - 1);
+  return v;
+}
 
 ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts) {
   if (parts.size() == 1) return parts[0];

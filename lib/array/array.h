@@ -61,6 +61,10 @@ ArrayPtr make_null_array(const TypePtr& type, int64_t length);
 /// Rows [begin, begin + count) of `array` as a new array (copies buffers).
 ArrayPtr slice_array(const ArrayPtr& array, int64_t begin, int64_t count);
 
+/// Row `i`'s index into dictionary array `a`'s dictionary, read at its index type's width and
+/// sign (a negative index stays negative). No bounds are checked.
+int64_t dictionary_index(const ArrayData& a, int64_t i);
+
 /// Concatenates arrays of the same type. A part may also be a dictionary array of `type`'s
 /// values (read::ReaderOptions::keep_dictionaries): such parts are decoded to `type` first.
 ArrayPtr concat_arrays(const TypePtr& type, const std::vector<ArrayPtr>& parts);

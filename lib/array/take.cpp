@@ -164,12 +164,9 @@ ArrayPtr dictionary_values(const ArrayPtr& array) {
   for (size_t i = 0; i < n; ++i) {
     valid[i] = a.is_valid(static_cast<int64_t>(i));
     if (!valid[i]) continue;  // a null row names no value: it takes the first, then masked
-    uint64_t k = 0;
-    std::memcpy(&k, a.buffers[0]->data() + i * w, w);  // little-endian
-    if (index_type.is_signed_integer() && w < 8 && (k >> (w * 8 - 1)) & 1) k |= ~((uint64_t{1} << (w * 8)) - 1);
-    check_corrupt(k < static_cast<uint64_t>(a.dictionary->length), "dictionary index {} of {} items",
-                  static_cast<int64_t>(k), a.dictionary->length);
-    index[i] = static_cast<int64_t>(k);
+    const int64_t k = dictionary_index(a, static_cast<int64_t>(i));
+    check_corrupt(k >= 0 && k < a.dictionary->length, "dictionary index {} of {} items", k, a.dictionary->length);
+    index[i] = k;
   }
   ArrayPtr taken = take_array(a.dictionary, index);
   if (!a.validity) return taken;

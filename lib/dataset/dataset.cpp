@@ -221,16 +221,19 @@ size_t DatasetRowReader::fragment_of(uint64_t row) const {
 }
 
 std::unique_ptr<TableReader> DatasetRowReader::with_columns(const std::vector<std::string>& columns) const {
-  auto fields = with_context([&] { return io::display_location(dataset_->path()); },
-                             [&] { return read::resolve_projection(dataset_->schema(), columns); });
-  return std::make_unique<DatasetRowReader>(dataset_, std::move(fields));
+  return projected(columns, false);
 }
 
 std::unique_ptr<TableReader> DatasetRowReader::with_columns_keeping_dictionaries(
     const std::vector<std::string>& columns) const {
+  return projected(columns, true);
+}
+
+std::unique_ptr<TableReader> DatasetRowReader::projected(const std::vector<std::string>& columns,
+                                                         bool keep_dictionaries) const {
   auto fields = with_context([&] { return io::display_location(dataset_->path()); },
                              [&] { return read::resolve_projection(dataset_->schema(), columns); });
-  return std::make_unique<DatasetRowReader>(dataset_, std::move(fields), true);
+  return std::make_unique<DatasetRowReader>(dataset_, std::move(fields), keep_dictionaries);
 }
 
 std::shared_ptr<DatasetRowReader::FragmentState> DatasetRowReader::open_fragment(size_t index) {

@@ -136,6 +136,8 @@ class DatasetRowReader final : public TableReader {
  private:
   struct FragmentState;
   struct PendingChunk;
+  /// A reader of this version for `columns` (resolved as open_table does).
+  std::unique_ptr<TableReader> projected(const std::vector<std::string>& columns, bool keep_dictionaries) const;
   /// Submits the reads of visible rows [begin, end) of fragment `index` (begin < end).
   /// Plans and submits rows [begin, end) of an open fragment (thread-safe across fragments:
   /// scans run it on the CPU pool, read::ScanPipeline).

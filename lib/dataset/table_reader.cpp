@@ -60,18 +60,14 @@ class FileTableReader final : public TableReader {
   RecordBatch take(std::span<const uint64_t> rows) override { return reader_.take(rows); }
 
   std::unique_ptr<TableReader> with_columns(const std::vector<std::string>& columns) const override {
-    auto selection = with_context([&] { return io::display_location(file_->path()); },
-                                  [&] { return read::resolve_column_paths(file_->schema(), columns); });
-    return std::make_unique<FileTableReader>(file_, std::move(selection), options_, local_);
+    return projected(columns, options_);
   }
 
   std::unique_ptr<TableReader> with_columns_keeping_dictionaries(
       const std::vector<std::string>& columns) const override {
-    auto selection = with_context([&] { return io::display_location(file_->path()); },
-                                  [&] { return read::resolve_column_paths(file_->schema(), columns); });
     read::ReaderOptions keeping = options_;
     keeping.keep_dictionaries = true;
-    return std::make_unique<FileTableReader>(file_, std::move(selection), keeping, local_);
+    return projected(columns, keeping);
   }
 
   /// Local file: ascending rows in groups, every row counted at the file's average size (all
@@ -97,6 +93,14 @@ class FileTableReader final : public TableReader {
   }
 
  private:
+  /// A reader of this file for `columns` (resolved as open_table does) with `options`.
+  std::unique_ptr<TableReader> projected(const std::vector<std::string>& columns,
+                                         const read::ReaderOptions& options) const {
+    auto selection = with_context([&] { return io::display_location(file_->path()); },
+                                  [&] { return read::resolve_column_paths(file_->schema(), columns); });
+    return std::make_unique<FileTableReader>(file_, std::move(selection), options, local_);
+  }
+
   std::shared_ptr<format::FileReader> file_;
   read::ReaderOptions options_;
   read::FileRowReader reader_;

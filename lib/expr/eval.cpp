@@ -466,14 +466,12 @@ bool compare_dictionary_to_literal(CmpOp op, const ArrayData& a, const Vec& lit,
   with_dictionary_indices(a, [&](auto index) {
     if constexpr (std::is_same_v<Sink, MaskSink>) {
       if (!a.validity) {  // no null rows: one lookup a row, the bounds checked once at the end
-        std::vector<uint8_t> is_true(m);
-        for (size_t k = 0; k < m; ++k) is_true[k] = answer[k] == 1;
         uint8_t* __restrict mask = out.out.data();
         bool outside = false;
         for (size_t i = 0; i < n; ++i) {
           const uint64_t k = index(i);
           outside |= k >= m;
-          mask[i] = k < m ? is_true[k] : 0;
+          mask[i] = k < m && answer[k] == 1;
         }
         if (outside)
           for (size_t i = 0; i < n; ++i) check_corrupt(index(i) < m, "dictionary index {} of {} items", index(i), m);

@@ -44,38 +44,10 @@ std::string_view binary_value(const ArrayData& a, int64_t i) {
 }
 
 /// Index `i` of a dictionary array, checked against the dictionary's length.
-int64_t dictionary_index(const ArrayData& a, int64_t i) {
-  int64_t index = 0;
-  switch (a.type->index_type->id) {
-    case TypeId::int8:
-      index = load<int8_t>(a, i);
-      break;
-    case TypeId::int16:
-      index = load<int16_t>(a, i);
-      break;
-    case TypeId::int32:
-      index = load<int32_t>(a, i);
-      break;
-    case TypeId::int64:
-      index = load<int64_t>(a, i);
-      break;
-    case TypeId::uint8:
-      index = load<uint8_t>(a, i);
-      break;
-    case TypeId::uint16:
-      index = load<uint16_t>(a, i);
-      break;
-    case TypeId::uint32:
-      index = load<uint32_t>(a, i);
-      break;
-    case TypeId::uint64: {
-      const uint64_t u = load<uint64_t>(a, i);
-      index = u > static_cast<uint64_t>(INT64_MAX) ? -1 : static_cast<int64_t>(u);
-      break;
-    }
-    default:
-      throw_unsupported("dictionary index type {}", a.type->index_type->to_string());
-  }
+int64_t checked_dictionary_index(const ArrayData& a, int64_t i) {
+  if (!a.type->index_type->is_integer()) throw_unsupported("dictionary index type {}", a.type->index_type->to_string());
+  int64_t index = dictionary_index(a, i);
+  if (a.type->index_type->id == TypeId::uint64 && index < 0) index = -1;  // above INT64_MAX
   check_corrupt(a.dictionary && index >= 0 && index < a.dictionary->length,
                 "dictionary index {} outside a dictionary of {} values", index,
                 a.dictionary ? a.dictionary->length : 0);
@@ -225,7 +197,7 @@ constexpr char kBase64Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 
 bool is_null_value(const ArrayData& a, int64_t i) {
   if (a.type->id == TypeId::null || !a.is_valid(i)) return true;
-  if (a.type->id == TypeId::dictionary) return is_null_value(*a.dictionary, dictionary_index(a, i));
+  if (a.type->id == TypeId::dictionary) return is_null_value(*a.dictionary, checked_dictionary_index(a, i));
   return false;
 }
 
@@ -237,7 +209,7 @@ void append_json_value(std::string& out, const ArrayData& a, int64_t i) {
   const DataType& t = *a.type;
   switch (t.id) {
     case TypeId::dictionary:
-      append_json_value(out, *a.dictionary, dictionary_index(a, i));
+      append_json_value(out, *a.dictionary, checked_dictionary_index(a, i));
       return;
     case TypeId::list:
     case TypeId::large_list: {
@@ -293,7 +265,7 @@ void append_json_value(std::string& out, const ArrayData& a, int64_t i) {
 void append_cell_text(std::string& out, const ArrayData& a, int64_t i) {
   const DataType& t = *a.type;
   if (t.id == TypeId::dictionary) {
-    append_cell_text(out, *a.dictionary, dictionary_index(a, i));
+    append_cell_text(out, *a.dictionary, checked_dictionary_index(a, i));
   } else if (t.is_nested()) {
     append_json_value(out, a, i);
   } else {

@@ -75,30 +75,10 @@ ArrayPtr dictionary_to_array(const TypePtr& value_type, const DataBlock& diction
   check_corrupt(!indices.is_variable(), "dictionary indices must be fixed width");
   const TypePtr index_type = index_type_of(indices.bits_per_value);
   const uint64_t n = indices.num_values, width = indices.bits_per_value / 8;
-  check_corrupt(indices.data.size() / width >= n, "{} dictionary indices in {} bytes", n, indices.data.size());
   uint64_t highest = 0;
-  auto scan = [&]<typename T>() {
-    T top = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-      T k;
-      std::memcpy(&k, indices.data.data() + i * sizeof(T), sizeof(T));
-      top = std::max(top, k);
-    }
-    highest = top;
-  };
-  switch (width) {
-    case 1:
-      scan.template operator()<uint8_t>();
-      break;
-    case 2:
-      scan.template operator()<uint16_t>();
-      break;
-    case 4:
-      scan.template operator()<uint32_t>();
-      break;
-    default:
-      scan.template operator()<uint64_t>();
-  }
+  with_typed_indices(indices, [&](auto index) {
+    for (uint64_t i = 0; i < n; ++i) highest = std::max(highest, index(i));
+  });
   check_corrupt(n == 0 || highest < dictionary.num_values, "dictionary index {} but the dictionary has {} items",
                 highest, dictionary.num_values);
   auto a = std::make_shared<ArrayData>();

@@ -12,35 +12,6 @@ using encoding::DataBlock;
 
 namespace {
 
-/// Calls `f(indices)` with the indices as a typed array (8/16/32/64-bit, little-endian).
-template <typename F>
-void with_typed_indices(const DataBlock& idx, F&& f) {
-  const uint64_t n = idx.num_values;
-  const uint32_t bits = idx.bits_per_value;
-  check_corrupt(bits == 8 || bits == 16 || bits == 32 || bits == 64, "dictionary indices of {} bits", bits);
-  check_corrupt(idx.data.size() >= n * (bits / 8), "{} dictionary indices in {} bytes", n, idx.data.size());
-  const uint8_t* p = idx.data.data();
-  // memcpy reads: the buffer need not be aligned for the index type.
-  auto run = [&](auto tag) {
-    using T = decltype(tag);
-    f([p](uint64_t i) {
-      T v;
-      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-      return static_cast<uint64_t>(v);
-    });
-  };
-  switch (bits) {
-    case 8:
-      return run(uint8_t{});
-    case 16:
-      return run(uint16_t{});
-    case 32:
-      return run(uint32_t{});
-    default:
-      return run(uint64_t{});
-  }
-}
-
 [[noreturn]] void bad_index(uint64_t k, uint64_t size) {
   throw_corrupt("dictionary index {} outside a dictionary of {} items", k, size);
 }

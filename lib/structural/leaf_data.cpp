@@ -179,30 +179,26 @@ namespace {
 
 /// `indices` (8/16/32/64-bit unsigned) as 32-bit ones plus `shift`.
 void widen_indices(encoding::DataBlock& indices, uint32_t shift) {
-  check_corrupt(!indices.is_variable() && indices.bits_per_value % 8 == 0 && indices.bits_per_value <= 64 &&
-                    indices.bits_per_value > 0,
-                "dictionary indices of {} bits", indices.bits_per_value);
-  const uint64_t n = indices.num_values, w = indices.bits_per_value / 8;
-  check_corrupt(indices.data.size() / w >= n, "{} dictionary indices in {} bytes", n, indices.data.size());
+  const uint64_t n = indices.num_values;
   Bytes out(n * 4);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t k = 0;
-    std::memcpy(&k, indices.data.data() + i * w, w);  // little-endian
-    check_corrupt(k < UINT32_MAX - shift, "dictionary index {}", k);
-    const auto v = static_cast<uint32_t>(k + shift);
-    std::memcpy(out.data() + i * 4, &v, 4);
-  }
+  with_typed_indices(indices, [&](auto index) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t k = index(i);
+      check_corrupt(k < UINT32_MAX - shift, "dictionary index {}", k);
+      const auto v = static_cast<uint32_t>(k + shift);
+      std::memcpy(out.data() + i * 4, &v, 4);
+    }
+  });
   indices.data = std::move(out);
   indices.bits_per_value = 32;
 }
 
-/// Makes `dst` and `src` index one dictionary: `dst`'s followed by `src`'s (indices
-/// widened to 32 bits, `src`'s shifted past `dst`'s entries), when that dictionary stays
-/// smaller than their values; otherwise both are expanded to values.
+/// Makes `dst` and `src` (one of them keeping a dictionary) index one dictionary: the same
+/// one already, or `dst`'s followed by `src`'s (indices widened to 32 bits, `src`'s shifted
+/// past `dst`'s entries) while that has fewer entries than they have values; otherwise both
+/// are expanded to values.
 void join_dictionaries(LeafData& dst, LeafData& src) {
-  if (dst.dictionary && src.dictionary && dst.dictionary == src.dictionary &&
-      dst.values.bits_per_value == src.values.bits_per_value)
-    return;
+  if (dst.dictionary == src.dictionary && dst.values.bits_per_value == src.values.bits_per_value) return;
   const uint64_t entries =
       (dst.dictionary ? dst.dictionary->num_values : 0) + (src.dictionary ? src.dictionary->num_values : 0);
   if (!dst.dictionary || !src.dictionary || entries > dst.values.num_values + src.values.num_values ||
