@@ -9,12 +9,16 @@ namespace lance::app {
 /// default each block over the mmap threshold is a fresh mapping whose every 4 KiB page
 /// faults, which measured as a third of a 10 M-row scalar scan's time on a 2-core VM (57,000
 /// page faults -> 4,000). Peak RSS is unchanged: only what was freed is kept, not more.
-/// Every thread allocates from the one main heap (M_ARENA_MAX 1): with an arena per thread
-/// (the I/O pool's 64 remote requests, the prefetch threads, the decode pool), memory one
-/// thread frees is reused only by threads of its arena, so each grows its own. On the 2-core
-/// VM, where first-touched memory costs ~4 ms per MiB of kernel time, one arena took the
-/// remote scan of 100k vectors from 265-290 MB peak RSS and 1.1-1.2 s to 180-190 MB and
-/// 0.68 s, the local text scan from 1.75-1.90 s to 1.19-1.44 s (2.1, 2026-12-06).
+/// Threads share cores + 1 heaps (M_ARENA_MAX): the main thread and one per CPU-pool thread,
+/// so that the threads decoding side by side do not queue for one heap's lock, while the
+/// many I/O threads share them. glibc's default (8 per core) gives each I/O thread (64 for
+/// remote requests) a heap of its own, where memory one thread frees is reused only by the
+/// threads of that heap, so each grows its own: the remote scan of 100k vectors went from
+/// 265-290 MB peak RSS and 1.1-1.2 s to 180-190 MB and 0.68 s with one heap. One heap for
+/// all made decoding threads wait for its lock instead: 4,800 futex calls in a 2048-row take
+/// of the large nested table; with three heaps on the 2-core VM that take went 80 -> 60 ms,
+/// the 10-file scalar scan 305 -> 250 ms and the nested_large scan 200 -> 150 ms, at 1-15 MB
+/// more peak RSS (2026-12-07, docs/performance.md).
 /// Then the heap grows once by 256 MiB (virtual until touched) and that stretch is advised
 /// for transparent huge pages (madvise MADV_HUGEPAGE, when the kernel's mode is not "never";
 /// not under AddressSanitizer), as GLIBC_TUNABLES=glibc.malloc.hugetlb=1 would do for every

@@ -1,5 +1,6 @@
 // CLI ergonomics (#12): progress on a terminal, count/head/schema, -o on failure, -v,
 // --version, colour policy, and "did you mean" for unknown columns everywhere.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -9,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <future>
 #include <sstream>
+#include <thread>
 
 #include "../app/storage_config.h"
 #include "cli_env.h"
@@ -496,6 +499,21 @@ TEST_CASE("scan and head give the same output with and without the malloc tuning
   CHECK(run_cli({"head", s, "-n", "3"}).out == run_cli({"scan", s, "-n", "3"}).out);
 }
 
+TEST_CASE("decoding on the pool's threads, each with its own heap, gives the untuned output", "[cli][malloc]") {
+  // Several fragments decoded on the CPU pool: its threads allocate from heaps of their own,
+  // advised for huge pages by the thread-start hook (app/malloc_tuning.h).
+  const std::string dir = lance::testing::source_path("data/datasets/appends");
+  ScopedEnv pool("LANCE_CLI_DECODE_TASKS", "pool");
+  const auto tuned = run_cli({"scan", dir, "-f", "jsonl"});
+  INFO(tuned.err);
+  REQUIRE(tuned.exit_code == 0);
+  REQUIRE(!tuned.out.empty());
+  ScopedEnv off("LANCE_CLI_MALLOC_TUNING", "0");
+  const auto plain = run_cli({"scan", dir, "-f", "jsonl"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(tuned.out == plain.out);
+}
+
 TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers them", "[cli][malloc]") {
   std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode;
@@ -508,8 +526,10 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   const std::string s = sample();
   const auto tuned = run_cli({"-vv", "count", s});
   REQUIRE(tuned.exit_code == 0);
-  CHECK(contains(tuned.err, offered ? "transparent huge pages for its first 256 MiB on"
-                                    : "transparent huge pages for its first 256 MiB off"));
+  CHECK(contains(tuned.err,
+                 offered ? "transparent huge pages for the main heap's first 256 MiB and each thread's heap on"
+                         : "transparent huge pages for the main heap's first 256 MiB and each thread's heap off"));
+  CHECK(contains(tuned.err, fmt::format("at most {} heaps", std::max(1u, std::thread::hardware_concurrency()) + 1)));
   ScopedEnv off("LANCE_CLI_MALLOC_TUNING", "0");
   const auto plain = run_cli({"-vv", "count", s});
   CHECK(contains(plain.err, "glibc defaults"));

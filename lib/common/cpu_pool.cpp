@@ -11,6 +11,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "common/cancel.h"
+#include "common/thread_start.h"
 
 namespace lance {
 
@@ -64,7 +65,12 @@ bool fan_out_allowed() { return t_fan_out; }
 
 size_t cpu_pool_threads() { return cores(); }
 
-void post_to_cpu_pool(std::function<void()> job) { boost::asio::post(cpu_pool(), std::move(job)); }
+void post_to_cpu_pool(std::function<void()> job) {
+  boost::asio::post(cpu_pool(), [job = std::move(job)] {
+    run_thread_start_hook();
+    job();
+  });
+}
 
 void parallel_for(size_t n, const std::function<void(size_t)>& task) {
   if (n <= 1) {
@@ -78,7 +84,11 @@ void parallel_for(size_t n, const std::function<void(size_t)>& task) {
   // A helper that starts after every index is claimed returns at once without touching
   // `task` (the shared state keeps `next` alive).
   const size_t helpers = std::min(n - 1, cores());
-  for (size_t h = 0; h < helpers; ++h) boost::asio::post(cpu_pool(), [pf] { pf->work(); });
+  for (size_t h = 0; h < helpers; ++h)
+    boost::asio::post(cpu_pool(), [pf] {
+      run_thread_start_hook();
+      pf->work();
+    });
   pf->work();
   std::unique_lock lock(pf->mu);
   pf->cv.wait(lock, [&] { return pf->done == n; });

@@ -15,6 +15,7 @@
 #include <boost/asio/post.hpp>
 
 #include "common/cancel.h"
+#include "common/thread_start.h"
 
 namespace lance::io {
 
@@ -67,7 +68,10 @@ class IoThreadPool {
     if (started_.load() >= max_threads_ || busy_.load() <= started_.load()) return;
     StopSignalsBlocked blocked;  // the pool's threads never take SIGINT/SIGTERM
     try {
-      std::thread([this] { ctx_.run(); }).detach();
+      std::thread([this] {
+        run_thread_start_hook();
+        ctx_.run();
+      }).detach();
       started_.fetch_add(1);
     } catch (const std::system_error&) {
       if (started_.load() == 0)

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/cancel.h"
+#include "common/thread_start.h"
 
 namespace lance::io {
 
@@ -360,6 +361,7 @@ void RemoteFile::prefetch_range(uint64_t start, uint64_t stop, bool cell) const 
   try {
     StopSignalsBlocked blocked;  // the fetching thread never takes SIGINT/SIGTERM
     std::thread([self = shared_from_this(), promise, start, stop] {
+      run_thread_start_hook();
       try {
         auto buf = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
         self->fetch(start, stop, buf.get());
