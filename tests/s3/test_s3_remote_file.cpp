@@ -2,8 +2,10 @@
 // announced units, request by request (counted in the ReadStats every test client here shares).
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include "cli_env.h"
 #include "common/read_stats.h"
@@ -191,4 +193,57 @@ TEST_CASE("s3: a coalesced read whose last extent reaches into the cached tail i
   CHECK(b == want.substr(150000, 5000));
   CHECK(c == want.substr(tail_start - 100, 300));
   CHECK(requests() - before == 1);  // was one GET per extent, one round trip after another
+}
+
+namespace {
+
+/// Waits (up to 10 s) until the requests since `before` reach `want`; returns the count.
+uint64_t await_requests(uint64_t before, uint64_t want) {
+  for (int i = 0; i < 1000 && requests() - before < want; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return requests() - before;
+}
+
+}  // namespace
+
+TEST_CASE("s3: a read of a large unit fetches what follows in file order, across units, before reads ask",
+          "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 320000);
+  // Two large units (pages of a scan) with a small one between them (another column's page).
+  // Requests of at most 64 KiB; reads keep four times ahead_bytes (4 x 64 KiB) past them
+  // fetched or on the way.
+  const std::vector<ByteRange> units = {{0, 100000}, {100000, 50}, {100064, 200000}};
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 32, 0, 65536});
+  const uint64_t before = requests();
+  f->will_read(units);  // the budget's first cell: [0, 65536)
+  CHECK(read(*f, 0, 100) == want.substr(0, 100));
+  // Up to byte 262,144: the first unit's second cell [65536, 100000) and the third unit's
+  // cells [100064, 131072), [131072, 196608) and [196608, 262144); not the small unit, which
+  // a read fetches when it asks.
+  CHECK(await_requests(before, 5) == 5);
+  // The next read, at 50,000, moves the limit to 312,144: the last cell [262144, 300064).
+  CHECK(read(*f, 50000, 50000) == want.substr(50000, 50000));
+  CHECK(await_requests(before, 6) == 6);
+  CHECK(read(*f, 100064, 96544) == want.substr(100064, 96544));
+  CHECK(read(*f, 196608, 103456) == want.substr(196608, 103456));
+  CHECK(requests() - before == 6);  // all of it from memory
+  CHECK(read(*f, 100000, 50) == want.substr(100000, 50));
+  CHECK(requests() - before == 7);
+  CHECK(read(*f, 0, 300064) == want.substr(0, 300064));  // again, from windows or not
+}
+
+TEST_CASE("s3: the holes of one read between windows are fetched side by side, and the bytes are right",
+          "[s3][remote]") {
+  const std::string want = local_bytes();
+  // Three small units fetched ahead as three windows (no merging); a read spanning them has
+  // two holes, [1100, 1200) and [1300, 1400): two GETs.
+  const std::vector<ByteRange> units = {{1000, 100}, {1200, 100}, {1400, 100}};
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 0, 1 << 20});
+  const uint64_t before = requests();
+  f->will_read(units);
+  CHECK(read(*f, 1000, 500) == want.substr(1000, 500));
+  CHECK(requests() - before == 5);
+  CHECK(read(*f, 1050, 400) == want.substr(1050, 400));  // the holes again: not kept
+  CHECK(requests() - before == 7);
 }

@@ -11,6 +11,19 @@
 
 namespace lance::io {
 
+namespace {
+
+/// A unit (page buffer) this small is fetched only when a read asks (read_hole); one read whole
+/// from the start needs no window.
+constexpr uint64_t kSmallUnit = 1 << 20;
+
+/// Reads keep this many times ReadAhead::ahead_bytes past them fetched or on the way
+/// (fetch_ahead_of): 128 MiB for the stores' 32 MiB. Twice that was 0.08 s slower on the
+/// vector scan above (0.57-0.74 s against 0.48-0.60 s); the unread-window bound caps memory.
+constexpr uint64_t kAheadOfReads = 4;
+
+}  // namespace
+
 std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> client, std::string url,
                                              std::string display, uint64_t tail_bytes, ReadAhead read_ahead) {
   auto f = std::shared_ptr<RemoteFile>(new RemoteFile());
@@ -134,10 +147,63 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
     end = from;
   }
   if (read_ahead_.bytes == 0) return fetch(offset, end, out);
+  // What follows, up to four times ahead_bytes, is fetched meanwhile: the page's next cells
+  // and, past its end, the next units in file order (the other columns' larger pages, the
+  // column's next page). A scan reading the file batch by batch finds them in memory instead
+  // of waiting a round trip at each page's end (the 153 MB vector scan through a 25 ms proxy:
+  // 0.73 -> 0.57 s, two stretches of ~120 ms with nothing in flight gone).
+  if (read_ahead_.ahead_bytes > 0) fetch_ahead_of(offset);
   // Windows may cover parts of the read (a scan's batches rarely start where the pieces fetched
   // ahead do): their parts come from memory, and only the holes between them are fetched. The
   // holes go first: a window still in flight must not hold back a request for a hole.
-  std::vector<ByteRange> held;  // parts windows cover, copied once the holes are read
+  std::vector<ByteRange> held, holes;  // parts windows cover, copied once the holes are read
+  for (uint64_t at = offset; at < end;) {
+    if (const uint64_t c = covered_until(at, end); c > at) {
+      held.push_back(ByteRange{at, c - at});
+      at = c;
+      continue;
+    }
+    const uint64_t stop = next_window_start(at, end);
+    holes.push_back(ByteRange{at, stop - at});
+    at = stop;
+  }
+  // Several holes (the gaps between the windows of a page's buffers) are fetched side by
+  // side: one after another, a read of a text page waited ten round trips for ten gaps of
+  // 16-188 bytes.
+  std::vector<std::future<void>> others;
+  try {
+    StopSignalsBlocked blocked;  // the threads never take SIGINT/SIGTERM
+    for (size_t i = 1; i < holes.size(); ++i)
+      others.push_back(std::async(std::launch::async, [this, h = holes[i], offset, out] {
+        run_thread_start_hook();
+        read_part(h.offset, h.end(), out + (h.offset - offset));
+      }));
+  } catch (const std::system_error&) {
+    // No thread to spare: the rest below, in turn.
+  }
+  std::exception_ptr error;
+  try {
+    for (size_t i = 0; i < holes.size(); ++i)
+      if (i == 0 || i > others.size()) read_part(holes[i].offset, holes[i].end(), out + (holes[i].offset - offset));
+  } catch (...) {
+    error = std::current_exception();
+  }
+  for (auto& f : others) {
+    try {
+      f.get();
+    } catch (...) {
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  for (const auto& h : held) {
+    const uint64_t got = copy_from_windows(h.offset, h.end(), out + (h.offset - offset));
+    if (got < h.end()) read_at(got, h.end() - got, out + (got - offset));  // a window let go meanwhile
+  }
+}
+
+void RemoteFile::read_part(uint64_t offset, uint64_t end, uint8_t* out) const {
+  std::vector<ByteRange> held;  // parts windows added meanwhile cover
   for (uint64_t at = offset; at < end;) {
     if (const uint64_t c = covered_until(at, end); c > at) {
       held.push_back(ByteRange{at, c - at});
@@ -180,7 +246,6 @@ uint64_t RemoteFile::read_hole(uint64_t offset, uint64_t end, uint8_t* out) cons
       const size_t next = std::prev(it)->next;
       const uint64_t u_end = std::min(u.end(), tail_start_);
       const uint64_t unit_bytes = u_end > u.offset ? u_end - u.offset : 0;
-      constexpr uint64_t kSmallUnit = 1 << 20;
       if (offset < u_end && unit_bytes > read_ahead_.bytes) {
         // A unit larger than a request (a page a scan reads batch by batch): windows are the
         // cells of a grid at multiples of read_ahead_.bytes, so reads that start anywhere,
@@ -189,13 +254,6 @@ uint64_t RemoteFile::read_hole(uint64_t offset, uint64_t end, uint8_t* out) cons
         start = std::max(u.offset, offset / cell * cell);
         stop = std::min(u_end, (offset / cell + 1) * cell);
         end = std::min(end, stop);
-        // The unit's next cells, up to ahead_bytes, are fetched meanwhile: a scan reading
-        // the page batch by batch finds them in memory (its batches in flight may span less).
-        // Only while the windows have room: cells fetched ahead must not push out the cells that
-        // other columns' reads still need.
-        for (uint64_t at = stop; at < u_end && at - stop < 2 * read_ahead_.ahead_bytes; at += cell)
-          if (unread_windows() + 1 < read_ahead_.max_windows / 2 && !window_reaching_furthest(at))
-            prefetch_range(at, std::min(u_end, at + cell), true);
         copied = std::make_shared<std::atomic<uint64_t>>(0);
       } else if (end <= u_end && (end - offset < unit_bytes || unit_bytes <= kSmallUnit)) {
         // A small unit: worth a window when the read is a strict part of it (a batch of a
@@ -330,6 +388,46 @@ void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<Bu
     windows_.erase(lru);  // readers of it keep its data alive
   }
   windows_.push_back(Window{start, stop, std::move(data), ++clock_, false, std::move(copied)});
+}
+
+void RemoteFile::fetch_ahead_of(uint64_t offset) const {
+  std::lock_guard lock(mutex_);
+  const uint64_t until = offset + kAheadOfReads * read_ahead_.ahead_bytes;
+  const uint64_t from = std::max(offset, ahead_until_);
+  if (from >= until) return;
+  // The units from the last one starting at or before `from`.
+  auto it = std::upper_bound(units_.begin(), units_.end(), from,
+                             [](uint64_t o, const Unit& u) { return o < u.range.offset; });
+  if (it != units_.begin()) --it;
+  ahead_until_ = prefetch_following(static_cast<size_t>(it - units_.begin()), from, until);
+}
+
+uint64_t RemoteFile::prefetch_following(size_t i, uint64_t from, uint64_t until) const {
+  const uint64_t cell = read_ahead_.bytes;
+  for (; i < units_.size() && from < until; ++i) {
+    const ByteRange& u = units_[i].range;
+    const uint64_t u_end = std::min(u.end(), tail_start_);
+    if (u_end <= std::max(from, u.offset)) continue;
+    // Units under kSmallUnit that fit one request are left to read_hole (which fetches a
+    // column's next pages as it reads): windows of many small pages fetched this far ahead
+    // would push each other out before their reads come (the text table: 57 -> 75 requests).
+    const uint64_t unit_bytes = u_end - u.offset;
+    const bool large = unit_bytes > cell;  // by the cells of read_hole's grid; else whole
+    if (!large && unit_bytes < kSmallUnit) continue;
+    for (uint64_t at = large ? std::max(u.offset, from / cell * cell) : u.offset; at < u_end;) {
+      if (at >= until) return at;
+      const uint64_t stop = large ? std::min(u_end, (at / cell + 1) * cell) : u_end;
+      if (!window_reaching_furthest(at)) {
+        // Only while the windows have room: windows fetched ahead must not push out the ones
+        // other columns' reads still need.
+        if (unread_windows() + 1 >= read_ahead_.max_windows / 2) return at;
+        prefetch_range(at, stop, large);
+      }
+      at = stop;
+    }
+    from = std::max(from, u_end);
+  }
+  return std::max(from, until);
 }
 
 void RemoteFile::prefetch_unit(size_t i) const {

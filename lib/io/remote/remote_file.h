@@ -29,7 +29,9 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   /// file order, before any read asks: units closer than `merge_gap` bytes share a GET, pieces
   /// are at most `bytes` long, and at most `ahead_bytes` (and max_windows / 2 pieces) are
   /// fetched this way. A scan then waits one round trip for all of them instead of one per
-  /// page; reads spanning several fetched pieces are served from them.
+  /// page; reads spanning several fetched pieces are served from them. Each read then keeps
+  /// the larger units (over `bytes` or 1 MiB) in the 4 × `ahead_bytes` after it fetched or on
+  /// the way, while at most max_windows / 2 windows are unread.
   struct ReadAhead {
     uint64_t bytes = 0;
     size_t max_windows = 16;
@@ -72,6 +74,14 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   /// Starts fetching unit `order_[i]` whole on a thread of its own (which keeps the file
   /// alive), unless it is fetched already or too large; call with mutex_ held.
   void prefetch_unit(size_t i) const;
+  /// Starts fetching, in file order, what windows do not hold yet of the announced units from
+  /// units_[i] on, between bytes `from` and `until`: a large unit (over ReadAhead::bytes) by
+  /// the cells of its grid, a small one whole. Stops early when half of max_windows are
+  /// unread. Returns how far it got (`until` when it got there). mutex_ held.
+  uint64_t prefetch_following(size_t i, uint64_t from, uint64_t until) const;
+  /// Keeps the announced units' bytes in [offset, offset + 4 ahead_bytes) fetched or on the
+  /// way, starting where the last call stopped (ahead_until_). Takes mutex_ itself.
+  void fetch_ahead_of(uint64_t offset) const;
   /// Adds a window, dropping the least recently used beyond max_windows; mutex_ held.
   /// Fetched bytes in memory that was not zero-filled first (std::make_shared_for_overwrite).
   using Buffer = std::shared_ptr<const uint8_t[]>;
@@ -96,6 +106,9 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   void fetch_extents(std::span<const ReadExtent> rest) const;
   /// The first start of a window inside (offset, end), else `end`. Takes mutex_ itself.
   uint64_t next_window_start(uint64_t offset, uint64_t end) const;
+  /// Reads bytes [offset, end), which no window covered when the caller looked, into `out`:
+  /// through read_hole, and from windows added meanwhile.
+  void read_part(uint64_t offset, uint64_t end, uint8_t* out) const;
   /// Reads a first part [offset, r) of [offset, end), which no window covered at `offset` when
   /// the caller looked, and returns r: through a new window when it lies inside an announced
   /// unit (a small unit's window is all of it; a large unit's is its cell of a grid at
@@ -134,6 +147,7 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   mutable std::vector<Unit> units_;       ///< announced by will_read, sorted by offset
   mutable std::vector<ByteRange> order_;  ///< the units in the order announced
   mutable uint64_t clock_ = 0;
+  mutable uint64_t ahead_until_ = 0;  ///< fetch_ahead_of started everything before this byte
 };
 
 }  // namespace lance::io
