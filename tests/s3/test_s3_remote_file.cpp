@@ -94,9 +94,12 @@ TEST_CASE("s3: units announced to a remote file are fetched at once, neighbours 
     CHECK(read(*f, 1000, 100) == want.substr(1000, 100));
     CHECK(read(*f, 1050, 180) == want.substr(1050, 180));  // spans the merged gap
     CHECK(read(*f, 5100, 100) == want.substr(5100, 100));
+    CHECK(read(*f, 260000, 5000) == want.substr(260000, 5000));
     CHECK(read(*f, 200000, 70000) == want.substr(200000, 70000));  // spans two pieces
-    CHECK(read(*f, 260000, 10000) == want.substr(260000, 10000));
     CHECK(requests() - before == 4);
+    // The large unit's pieces are cells of its grid: read out entirely, they were let go.
+    CHECK(read(*f, 260000, 10000) == want.substr(260000, 10000));
+    CHECK(requests() - before > 4);
   }
   SECTION("a budget of 250 bytes: the first GET only; the rest on demand, still correct") {
     auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 250});
@@ -211,25 +214,22 @@ TEST_CASE("s3: a read of a large unit fetches what follows in file order, across
   const std::string want = local_bytes();
   REQUIRE(want.size() > 320000);
   // Two large units (pages of a scan) with a small one between them (another column's page).
-  // Requests of at most 64 KiB; reads keep four times ahead_bytes (4 x 64 KiB) past them
-  // fetched or on the way.
+  // Requests of at most 64 KiB; an ahead budget of 65,600 bytes for will_read; reads keep four
+  // times that (262,400 bytes) past them fetched or on the way.
   const std::vector<ByteRange> units = {{0, 100000}, {100000, 50}, {100064, 200000}};
-  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 32, 0, 65536});
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 32, 0, 65600});
   const uint64_t before = requests();
-  f->will_read(units);  // the budget's first cell: [0, 65536)
+  f->will_read(units);  // the small unit first, then the first cell [0, 65536): the budget
   CHECK(read(*f, 0, 100) == want.substr(0, 100));
-  // Up to byte 262,144: the first unit's second cell [65536, 100000) and the third unit's
-  // cells [100064, 131072), [131072, 196608) and [196608, 262144); not the small unit, which
-  // a read fetches when it asks.
-  CHECK(await_requests(before, 5) == 5);
-  // The next read, at 50,000, moves the limit to 312,144: the last cell [262144, 300064).
+  // Up to byte 262,400: the first unit's second cell [65536, 100000), and the third unit's
+  // cells [100064, 131072), [131072, 196608), [196608, 262144) and [262144, 300064), the
+  // cell holding the limit.
+  CHECK(await_requests(before, 7) == 7);
   CHECK(read(*f, 50000, 50000) == want.substr(50000, 50000));
-  CHECK(await_requests(before, 6) == 6);
+  CHECK(read(*f, 100000, 50) == want.substr(100000, 50));
   CHECK(read(*f, 100064, 96544) == want.substr(100064, 96544));
   CHECK(read(*f, 196608, 103456) == want.substr(196608, 103456));
-  CHECK(requests() - before == 6);  // all of it from memory
-  CHECK(read(*f, 100000, 50) == want.substr(100000, 50));
-  CHECK(requests() - before == 7);
+  CHECK(requests() - before == 7);  // all of it from memory
   CHECK(read(*f, 0, 300064) == want.substr(0, 300064));  // again, from windows or not
 }
 
@@ -246,4 +246,20 @@ TEST_CASE("s3: the holes of one read between windows are fetched side by side, a
   CHECK(requests() - before == 5);
   CHECK(read(*f, 1050, 400) == want.substr(1050, 400));  // the holes again: not kept
   CHECK(requests() - before == 7);
+}
+
+TEST_CASE("s3: a small unit announced next to a large one is its own GET, not part of the large one's first cell",
+          "[s3][remote]") {
+  const std::string want = local_bytes();
+  // A small page 28 bytes before a large one: within the merging gap, but merged it would wait
+  // for the large page's whole first cell. Pieces: [0, 100), then the cells [128, 65536),
+  // [65536, 131072), [131072, 196608) and [196608, 200128).
+  const std::vector<ByteRange> units = {{0, 100}, {128, 200000}};
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 100, 1 << 20});
+  const uint64_t before = requests();
+  f->will_read(units);
+  CHECK(await_requests(before, 5) == 5);
+  CHECK(read(*f, 0, 100) == want.substr(0, 100));
+  CHECK(read(*f, 128, 200000) == want.substr(128, 200000));
+  CHECK(requests() - before == 5);
 }

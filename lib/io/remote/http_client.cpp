@@ -168,6 +168,7 @@ size_t on_body(char* data, size_t size, size_t nmemb, void* user) {
       copy_into_extents(req.extents, req.extents_base + t->got, reinterpret_cast<const uint8_t*>(data), n,
                         t->extent_cursor);
     t->got += n;
+    if (req.out && req.on_received) req.on_received(t->got);
     return n;
   }
   const uint64_t cap = (status >= 200 && status < 300) ? req.max_body : 1 << 20;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,10 @@ struct HttpRequest {
   std::span<const ReadExtent> extents;
   uint64_t extents_base = 0;
   uint64_t max_body = 64 << 20;  ///< bodies without `expect` longer than this are refused
+  /// With `expect` and `out`: called on the transfer's thread after each part of the body has
+  /// landed in `out`, with the bytes received so far (a retried attempt counts from 0 again
+  /// and writes the same bytes over them).
+  std::function<void(uint64_t)> on_received;
 };
 
 struct HttpResponse {

@@ -304,6 +304,7 @@ uint64_t RemoteFile::copy_from_windows(uint64_t offset, uint64_t end, uint8_t* o
     uint64_t start, end;
     std::shared_future<Buffer> data;
     std::shared_ptr<std::atomic<uint64_t>> copied;
+    std::shared_ptr<Arrival> arrival;
   };
   std::vector<Piece> pieces;  // windows covering [offset, covered), in order
   uint64_t covered = offset;
@@ -314,15 +315,19 @@ uint64_t RemoteFile::copy_from_windows(uint64_t offset, uint64_t end, uint8_t* o
       if (!best) break;
       best->used = ++clock_;
       best->read = true;
-      pieces.push_back(Piece{best->start, best->end, best->data, best->copied});
+      pieces.push_back(Piece{best->start, best->end, best->data, best->copied, best->arrival});
       covered = best->end;
     }
   }
   uint64_t at = offset;
   for (const auto& p : pieces) {
-    const Buffer& bytes = p.data.get();  // rethrows the window's failure
     const uint64_t upto = std::min(end, p.end);
-    std::memcpy(out + (at - offset), bytes.get() + (at - p.start), upto - at);
+    if (p.arrival && p.arrival->wait_for(upto - p.start)) {
+      std::memcpy(out + (at - offset), p.arrival->buffer.get() + (at - p.start), upto - at);
+    } else {
+      const Buffer& bytes = p.data.get();  // rethrows the window's failure
+      std::memcpy(out + (at - offset), bytes.get() + (at - p.start), upto - at);
+    }
     if (p.copied) count_copied(p.copied, upto - at, p.end - p.start);
     at = upto;
   }
@@ -351,43 +356,50 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
   std::stable_sort(units_.begin(), units_.end(),
                    [](const Unit& a, const Unit& b) { return a.range.offset < b.range.offset; });
   if (read_ahead_.ahead_bytes == 0 || read_ahead_.bytes == 0 || mine.empty()) return;
-  // Fetch them now, in file order: neighbours closer than merge_gap share a GET, no GET is
-  // longer than read_ahead_.bytes, and the budget (bytes and windows) bounds the memory.
+  // Fetch them now: neighbours closer than merge_gap share a GET, no GET is longer than
+  // read_ahead_.bytes, and the budget (bytes and windows) bounds the memory. Small units go
+  // first, each GET of them apart from the large units' pieces: a small page merged into a
+  // large page's first piece waited for all of its 16 MiB (the id column of the vector table,
+  // ~350 ms behind the proxy, holding up the scan's first batch).
   std::sort(mine.begin(), mine.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
-  std::vector<ByteRange> merged;
+  std::vector<ByteRange> merged[2];  // [0]: of small units, [1]: of larger ones (as prefetch_following's)
   for (const auto& u : mine) {
-    if (!merged.empty() && u.offset <= merged.back().end() + read_ahead_.merge_gap) {
-      merged.back().length = std::max(merged.back().end(), u.end()) - merged.back().offset;
+    auto& list = merged[u.length >= kSmallUnit || u.length > read_ahead_.bytes];
+    if (!list.empty() && u.offset <= list.back().end() + read_ahead_.merge_gap) {
+      list.back().length = std::max(list.back().end(), u.end()) - list.back().offset;
     } else {
-      merged.push_back(u);
+      list.push_back(u);
     }
   }
   const size_t max_pieces = std::max<size_t>(1, read_ahead_.max_windows / 2);
   uint64_t budget = read_ahead_.ahead_bytes;
   size_t started = 0;
-  for (const auto& m : merged) {
-    for (uint64_t at = m.offset; at < m.end();) {
-      // A range longer than a request is cut on the grid read_hole's windows use (multiples of
-      // read_ahead_.bytes); a shorter one is one piece wherever it lies.
-      const uint64_t stop =
-          m.length <= read_ahead_.bytes ? m.end() : std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes);
-      if (stop - at > budget || started == max_pieces) return;
-      prefetch_range(at, stop);
-      budget -= stop - at;
-      ++started;
-      at = stop;
+  for (const auto& list : merged)
+    for (const auto& m : list) {
+      for (uint64_t at = m.offset; at < m.end();) {
+        // A range longer than a request is cut on the grid read_hole's windows use (multiples of
+        // read_ahead_.bytes), into cells like read_hole's; a shorter one is one piece wherever it lies.
+        const bool cells = m.length > read_ahead_.bytes;
+        const uint64_t stop = cells ? std::min(m.end(), (at / read_ahead_.bytes + 1) * read_ahead_.bytes) : m.end();
+        if (stop - at > budget || started == max_pieces) return;
+        if (!window_reaching_furthest(at)) {
+          prefetch_range(at, stop, cells);
+          budget -= stop - at;
+          ++started;
+        }
+        at = stop;
+      }
     }
-  }
 }
 
 void RemoteFile::add_window(uint64_t start, uint64_t stop, std::shared_future<Buffer> data,
-                            std::shared_ptr<std::atomic<uint64_t>> copied) const {
+                            std::shared_ptr<std::atomic<uint64_t>> copied, std::shared_ptr<Arrival> arrival) const {
   if (windows_.size() >= std::max<size_t>(1, read_ahead_.max_windows)) {
     auto lru = std::min_element(windows_.begin(), windows_.end(),
                                 [](const Window& a, const Window& b) { return a.used < b.used; });
     windows_.erase(lru);  // readers of it keep its data alive
   }
-  windows_.push_back(Window{start, stop, std::move(data), ++clock_, false, std::move(copied)});
+  windows_.push_back(Window{start, stop, std::move(data), ++clock_, false, std::move(copied), std::move(arrival)});
 }
 
 void RemoteFile::fetch_ahead_of(uint64_t offset) const {
@@ -453,27 +465,52 @@ RemoteFile::Window* RemoteFile::window_reaching_furthest(uint64_t at) const {
   return best;
 }
 
+void RemoteFile::Arrival::received(uint64_t n) {
+  {
+    std::lock_guard lock(mutex);
+    bytes = std::max(bytes, n);
+  }
+  changed.notify_all();
+}
+
+void RemoteFile::Arrival::end() {
+  {
+    std::lock_guard lock(mutex);
+    ended = true;
+  }
+  changed.notify_all();
+}
+
+bool RemoteFile::Arrival::wait_for(uint64_t n) {
+  std::unique_lock lock(mutex);
+  changed.wait(lock, [&] { return bytes >= n || ended; });
+  return bytes >= n;
+}
+
 void RemoteFile::prefetch_range(uint64_t start, uint64_t stop, bool cell) const {
   auto promise = std::make_shared<std::promise<Buffer>>();
   auto data = promise->get_future().share();
+  auto arrival = std::make_shared<Arrival>();
+  arrival->buffer = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
   try {
     StopSignalsBlocked blocked;  // the fetching thread never takes SIGINT/SIGTERM
-    std::thread([self = shared_from_this(), promise, start, stop] {
+    std::thread([self = shared_from_this(), promise, arrival, start, stop] {
       run_thread_start_hook();
       try {
-        auto buf = std::make_shared_for_overwrite<uint8_t[]>(stop - start);
-        self->fetch(start, stop, buf.get());
-        promise->set_value(std::move(buf));
+        self->fetch(start, stop, arrival->buffer.get(), {}, arrival.get());
+        promise->set_value(arrival->buffer);
       } catch (...) {
         promise->set_exception(std::current_exception());
         std::lock_guard lock(self->mutex_);
         std::erase_if(self->windows_, [&](const Window& w) { return w.start == start && w.end == stop; });
       }
+      arrival->end();
     }).detach();
   } catch (const std::system_error&) {
     return;  // no thread to be had: the range is fetched when a read gets there
   }
-  add_window(start, stop, std::move(data), cell ? std::make_shared<std::atomic<uint64_t>>(0) : nullptr);
+  add_window(start, stop, std::move(data), cell ? std::make_shared<std::atomic<uint64_t>>(0) : nullptr,
+             std::move(arrival));
 }
 
 void RemoteFile::read_extents(uint64_t offset, uint64_t length, std::span<const ReadExtent> extents) const {
@@ -525,8 +562,10 @@ void RemoteFile::fetch_extents(std::span<const ReadExtent> rest) const {
   fetch(lo, hi, nullptr, rest);
 }
 
-void RemoteFile::fetch(uint64_t offset, uint64_t end, uint8_t* out, std::span<const ReadExtent> extents) const {
+void RemoteFile::fetch(uint64_t offset, uint64_t end, uint8_t* out, std::span<const ReadExtent> extents,
+                       Arrival* arrival) const {
   HttpRequest req;
+  if (arrival) req.on_received = [arrival](uint64_t n) { arrival->received(n); };
   req.url = url_;
   req.display = display_;
   req.range = fmt::format("{}-{}", offset, end - 1);
