@@ -229,7 +229,7 @@ TEST_CASE("s3: a read of a large unit fetches what follows in file order, across
   CHECK(read(*f, 100000, 50) == want.substr(100000, 50));
   CHECK(read(*f, 100064, 96544) == want.substr(100064, 96544));
   CHECK(read(*f, 196608, 103456) == want.substr(196608, 103456));
-  CHECK(requests() - before == 7);  // all of it from memory
+  CHECK(requests() - before == 7);                       // all of it from memory
   CHECK(read(*f, 0, 300064) == want.substr(0, 300064));  // again, from windows or not
 }
 

@@ -357,14 +357,14 @@ void RemoteFile::will_read(const std::vector<ByteRange>& units) const {
                    [](const Unit& a, const Unit& b) { return a.range.offset < b.range.offset; });
   if (read_ahead_.ahead_bytes == 0 || read_ahead_.bytes == 0 || mine.empty()) return;
   // Fetch them now: neighbours closer than merge_gap share a GET, no GET is longer than
-  // read_ahead_.bytes, and the budget (bytes and windows) bounds the memory. Small units go
-  // first, each GET of them apart from the large units' pieces: a small page merged into a
-  // large page's first piece waited for all of its 16 MiB (the id column of the vector table,
-  // ~350 ms behind the proxy, holding up the scan's first batch).
+  // read_ahead_.bytes, and the budget (bytes and windows) bounds the memory. Units up to a
+  // request go first, their GETs apart from the cells of larger units: a small page merged
+  // into a large page's first cell waited for all of its 16 MiB (the id column of the vector
+  // table, ~350 ms behind the proxy, holding up the scan's first batch).
   std::sort(mine.begin(), mine.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
-  std::vector<ByteRange> merged[2];  // [0]: of small units, [1]: of larger ones (as prefetch_following's)
+  std::vector<ByteRange> merged[2];  // [0]: of units up to a request, [1]: of larger ones (cut into cells)
   for (const auto& u : mine) {
-    auto& list = merged[u.length >= kSmallUnit || u.length > read_ahead_.bytes];
+    auto& list = merged[u.length > read_ahead_.bytes];
     if (!list.empty() && u.offset <= list.back().end() + read_ahead_.merge_gap) {
       list.back().length = std::max(list.back().end(), u.end()) - list.back().offset;
     } else {
