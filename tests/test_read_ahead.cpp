@@ -31,10 +31,11 @@ std::vector<ListEntry> listing() {
           {"sub", 0, true}};
 }
 
-/// "name:tail_bytes" of each open.
+/// "name:tail_bytes" of each open, and "+head_of" when it fetches the file's head too.
 std::vector<std::string> opens(const std::vector<lance::io::ObjectStore::OpenAhead>& o) {
   std::vector<std::string> out;
-  for (const auto& a : o) out.push_back(a.path + ":" + std::to_string(a.tail_bytes));
+  for (const auto& a : o)
+    out.push_back(a.path + ":" + std::to_string(a.tail_bytes) + (a.head_of ? "+" + std::to_string(a.head_of) : ""));
   return out;
 }
 
@@ -57,11 +58,11 @@ TEST_CASE("read ahead: the local store's model fetches nothing ahead", "[read-ah
 TEST_CASE("read ahead: data files opened with the manifest, by plan", "[read-ahead]") {
   const NetworkModel m = s3_model();
   const std::string dir = "s3://b/t.lance/data";
-  SECTION("a full scan opens every data file whole, up to the whole-file limit") {
+  SECTION("a full scan opens every data file whole up to the whole-file limit, a larger one with its head") {
     ReadAheadHint h;
     h.whole_files = true;
     CHECK(opens(lance::read::data_files_to_open(m, dir, listing(), h)) ==
-          std::vector<std::string>{dir + "/a.lance:10240", dir + "/b.lance:8388608", dir + "/c.lance:0"});
+          std::vector<std::string>{dir + "/a.lance:10240", dir + "/b.lance:8388608", dir + "/c.lance:0+67108864"});
   }
   SECTION("a scan of some columns of every row opens only the files a tail reads whole") {
     ReadAheadHint h;

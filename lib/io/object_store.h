@@ -86,6 +86,10 @@ class ObjectStore {
   struct OpenAhead {
     std::string path;
     uint64_t tail_bytes = 0;
+    /// The file's size (from a listing) when the read needs its first bytes too and the file
+    /// is too large to fetch whole (a full scan): the opening then also fetches the file's
+    /// first read-ahead cells, at the same time as its tail. 0: the tail only.
+    uint64_t head_of = 0;
   };
   virtual void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const {}
 

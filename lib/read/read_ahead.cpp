@@ -20,7 +20,7 @@ std::vector<io::ObjectStore::OpenAhead> data_files_to_open(const io::NetworkMode
     if (hint.small_files_only && (e->size == 0 || e->size > m.tail_read_size)) continue;
     const bool needed_whole = hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= m.coalesce_gap);
     const bool whole = needed_whole && e->size > 0 && e->size <= m.whole_file_limit;
-    opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0});
+    opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0, !whole && hint.whole_files ? e->size : 0});
   }
   return opens;
 }

@@ -53,7 +53,8 @@ inline constexpr size_t kRemoteBatchesInFlight = 8;
 /// them) to open along with the manifest: none on a local store or when `entries` holds none.
 /// A file is opened whole (tail_bytes = its size, when at most whole_file_limit) when `hint`
 /// says the read needs all of it, or when a take's rows, spread evenly over the listed files,
-/// fall closer together than the coalescing gap; else with the store's tail. With
+/// fall closer together than the coalescing gap; else with the store's tail, and, when `hint`
+/// says the read needs the whole file, its first bytes along with the tail (head_of). With
 /// `hint.small_files_only`, only files no larger than the tail (read whole anyway) are opened.
 std::vector<io::ObjectStore::OpenAhead> data_files_to_open(const io::NetworkModel& m, const std::string& data_dir,
                                                            const std::vector<io::ListEntry>& entries,

@@ -263,3 +263,18 @@ TEST_CASE("s3: a small unit announced next to a large one is its own GET, not pa
   CHECK(read(*f, 128, 200000) == want.substr(128, 200000));
   CHECK(requests() - before == 5);
 }
+
+TEST_CASE("s3: an open with a head fetches the file's first cells along with its tail", "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 200000);
+  // Cells of 64 KiB: a head of 100,000 bytes is [0, 65536) and [65536, 100000), fetched while
+  // the tail's GET is out; reads there come from memory.
+  const uint64_t before = requests();
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 16, 0, 1 << 20}, 100000);
+  CHECK(await_requests(before, 3) == 3);
+  CHECK(read(*f, 0, 100000) == want.substr(0, 100000));
+  CHECK(read(*f, want.size() - 16, 16) == want.substr(want.size() - 16));
+  CHECK(requests() - before == 3);
+  CHECK(read(*f, 100000, 1000) == want.substr(100000, 1000));  // past the head: a GET
+  CHECK(requests() - before == 4);
+}

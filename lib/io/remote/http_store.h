@@ -85,7 +85,7 @@ class HttpStoreBase : public ObjectStore {
 
   void prefetch(const std::vector<OpenAhead>& open_paths, const std::vector<std::string>& read_paths) const override {
     std::lock_guard lock(mutex_);
-    for (const auto& [p, tail] : open_paths) {
+    for (const auto& [p, tail, head_of] : open_paths) {
       const uint64_t want = tail ? tail : options_.effective_tail_read_size();
       auto it = opens_.find(p);
       if (it != opens_.end()) {
@@ -95,9 +95,9 @@ class HttpStoreBase : public ObjectStore {
         unused_opens_.push_back(std::move(it->second.file));
         opens_.erase(it);
       }
-      opens_.emplace(p,
-                     PendingOpen{want, std::async(std::launch::async, [this, u = url_of(p), d = display_location(p),
-                                                                       tail = tail] { return open_now(u, d, tail); })});
+      opens_.emplace(p, PendingOpen{want, std::async(std::launch::async,
+                                                     [this, u = url_of(p), d = display_location(p), tail = tail,
+                                                      head_of = head_of] { return open_now(u, d, tail, head_of); })});
     }
     for (const auto& p : read_paths)
       if (!reads_.count(p))
@@ -126,8 +126,8 @@ class HttpStoreBase : public ObjectStore {
   }
 
   // Prefetch threads call these: they must not touch the derived class (it may be going away).
-  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display,
-                                             uint64_t tail = 0) const {
+  std::shared_ptr<RandomAccessFile> open_now(const std::string& url, const std::string& display, uint64_t tail = 0,
+                                             uint64_t head_of = 0) const {
     // Units a scan announces are fetched at once up to 4 of the largest requests (in pieces of
     // at most two), neighbours within the coalescing gap sharing a GET. A page larger than two
     // requests is fetched in cells of that size: the 153 MB vectors scan then costs 17 GETs
@@ -136,7 +136,10 @@ class HttpStoreBase : public ObjectStore {
                                       4 * options_.effective_max_request_size()};
     if (tail > options_.effective_tail_read_size())  // the whole file: in pieces, concurrently
       return RemoteFile::open_whole(client_, url, display, tail, whole_file_part(), ahead);
-    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size(), ahead);
+    // A file a full scan reads, too large to fetch whole: its first cells travel with its tail
+    // (the scan's first data one round trip sooner), within the read-ahead budget.
+    return RemoteFile::open(client_, url, display, options_.effective_tail_read_size(), ahead,
+                            std::min(head_of, ahead.ahead_bytes));
   }
 
   Bytes read_now(const std::string& url, const std::string& display) const {

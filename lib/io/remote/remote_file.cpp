@@ -25,12 +25,18 @@ constexpr uint64_t kAheadOfReads = 4;
 }  // namespace
 
 std::shared_ptr<RemoteFile> RemoteFile::open(std::shared_ptr<const HttpClient> client, std::string url,
-                                             std::string display, uint64_t tail_bytes, ReadAhead read_ahead) {
+                                             std::string display, uint64_t tail_bytes, ReadAhead read_ahead,
+                                             uint64_t head_bytes) {
   auto f = std::shared_ptr<RemoteFile>(new RemoteFile());
   f->read_ahead_ = read_ahead;
   f->client_ = std::move(client);
   f->url_ = std::move(url);
   f->display_ = std::move(display);
+  if (head_bytes > 0 && read_ahead.bytes > 0) {
+    std::lock_guard lock(f->mutex_);
+    for (uint64_t at = 0; at < head_bytes; at += read_ahead.bytes)
+      f->prefetch_range(at, std::min(head_bytes, at + read_ahead.bytes), true);
+  }
   HttpRequest req;
   req.url = f->url_;
   req.display = f->display_;

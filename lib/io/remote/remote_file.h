@@ -41,9 +41,13 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   };
 
   /// GETs the last `tail_bytes` of `url`. Throws Error(io) naming `display` when the file
-  /// does not exist, access is denied, or the retries are exhausted.
+  /// does not exist, access is denied, or the retries are exhausted. With `head_bytes` (at most
+  /// the file's size, known from a listing), also fetches bytes [0, head_bytes) at the same
+  /// time, in cells of ReadAhead::bytes (windows fetched ahead; a failed one is fetched again
+  /// when a read gets there).
   static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url,
-                                          std::string display, uint64_t tail_bytes, ReadAhead read_ahead);
+                                          std::string display, uint64_t tail_bytes, ReadAhead read_ahead,
+                                          uint64_t head_bytes = 0);
   static std::shared_ptr<RemoteFile> open(std::shared_ptr<const HttpClient> client, std::string url,
                                           std::string display, uint64_t tail_bytes) {
     return open(std::move(client), std::move(url), std::move(display), tail_bytes, ReadAhead{});
