@@ -64,10 +64,11 @@ TEST_CASE("read ahead: data files opened with the manifest, by plan", "[read-ahe
     CHECK(opens(lance::read::data_files_to_open(m, dir, listing(), h)) ==
           std::vector<std::string>{dir + "/a.lance:10240", dir + "/b.lance:8388608", dir + "/c.lance:0+67108864"});
   }
-  SECTION("a scan of some columns of every row opens only the files a tail reads whole") {
+  SECTION("a scan of some columns of every row opens the files a tail reads whole and those too large to fetch whole") {
     ReadAheadHint h;
     h.small_files_only = true;
-    CHECK(opens(lance::read::data_files_to_open(m, dir, listing(), h)) == std::vector<std::string>{dir + "/a.lance:0"});
+    CHECK(opens(lance::read::data_files_to_open(m, dir, listing(), h)) ==
+          std::vector<std::string>{dir + "/a.lance:0", dir + "/c.lance:0"});
   }
   SECTION("a dense take (rows closer than the gap) opens files whole, a sparse one their tails") {
     ReadAheadHint dense;

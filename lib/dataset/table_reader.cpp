@@ -273,9 +273,10 @@ std::unique_ptr<TableReader> open_table(const std::string& path, const TableOpti
   // Remote: data/ is listed alongside _versions/ (is_dataset_dir), so the data files can be on
   // their way while the manifest is read; for a single file it lists nothing. The hint holds
   // only when every column of every fragment is read. A scan of every row of
-  // some columns opens only files no larger than a tail ahead: after the manifest the reader
-  // fetches a larger file either whole (the columns are most of it), which a tail fetched
-  // ahead would only add a request to, or its tail and then the columns' pages.
+  // some columns opens ahead only files no larger than a tail and files too large to fetch
+  // whole: after the manifest the reader fetches a file in between either whole (the columns
+  // are most of it), which a tail fetched ahead would only add a request to, or its tail and
+  // then the columns' pages.
   const bool every_column = options.columns.empty() && !options.fragments;
   ReadAheadHint hint = every_column ? options.read_ahead : ReadAheadHint{};
   hint.small_files_only = !every_column && options.read_ahead.whole_files;

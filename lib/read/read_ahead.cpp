@@ -17,7 +17,11 @@ std::vector<io::ObjectStore::OpenAhead> data_files_to_open(const io::NetworkMode
   const uint64_t rows_per_file = hint.sparse_rows / files.size();
   std::vector<io::ObjectStore::OpenAhead> opens;
   for (const auto* e : files) {
-    if (hint.small_files_only && (e->size == 0 || e->size > m.tail_read_size)) continue;
+    // Some columns of every row: files a tail reads whole, and files too large to fetch
+    // whole, whose tail the reader fetches after the manifest anyway (a file in between may be
+    // fetched whole then, which a tail ahead would only add a request to).
+    if (hint.small_files_only && (e->size == 0 || (e->size > m.tail_read_size && e->size <= m.whole_file_limit)))
+      continue;
     const bool needed_whole = hint.whole_files || (rows_per_file > 0 && e->size / rows_per_file <= m.coalesce_gap);
     const bool whole = needed_whole && e->size > 0 && e->size <= m.whole_file_limit;
     opens.push_back({io::join_path(data_dir, e->name), whole ? e->size : 0, !whole && hint.whole_files ? e->size : 0});

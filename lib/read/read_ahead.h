@@ -37,7 +37,8 @@ struct ReadAheadHint {
   /// A take of this many rows spread thinly over the table (0: not such a take).
   uint64_t sparse_rows = 0;
   /// Open ahead only the files that the opening GET reads whole anyway (no larger than
-  /// NetworkModel::tail_read_size): a scan of every row of some columns.
+  /// NetworkModel::tail_read_size) and those too large to fetch whole (over
+  /// whole_file_limit), with their tails: a scan of every row of some columns.
   bool small_files_only = false;
 };
 
@@ -55,7 +56,8 @@ inline constexpr size_t kRemoteBatchesInFlight = 8;
 /// says the read needs all of it, or when a take's rows, spread evenly over the listed files,
 /// fall closer together than the coalescing gap; else with the store's tail, and, when `hint`
 /// says the read needs the whole file, its first bytes along with the tail (head_of). With
-/// `hint.small_files_only`, only files no larger than the tail (read whole anyway) are opened.
+/// `hint.small_files_only`, only files no larger than the tail (read whole anyway) and files
+/// over whole_file_limit (their tails) are opened.
 std::vector<io::ObjectStore::OpenAhead> data_files_to_open(const io::NetworkModel& m, const std::string& data_dir,
                                                            const std::vector<io::ListEntry>& entries,
                                                            const ReadAheadHint& hint);
