@@ -11,7 +11,6 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -45,8 +44,14 @@ constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 
 bool heap_advised = false;
 
-/// The heaps glibc may create: the main thread's and one per CPU-pool thread (cores).
-unsigned heaps() { return std::max(1u, std::thread::hardware_concurrency()) + 1; }
+/// The heaps glibc may create: LANCE_CLI_MALLOC_HEAPS (1 to 64; anything else: 1).
+unsigned heaps() {
+  const char* setting = std::getenv("LANCE_CLI_MALLOC_HEAPS");
+  if (!setting || !*setting) return 1;
+  char* rest = nullptr;
+  const unsigned long n = std::strtoul(setting, &rest, 10);
+  return *rest == '\0' && n >= 1 && n <= 64 ? static_cast<unsigned>(n) : 1;
+}
 
 /// Blocks kept for the process's life by skip_to_huge_page.
 std::mutex kept_mutex;
@@ -138,7 +143,7 @@ void tune_malloc() {
   ::mallopt(M_ARENA_MAX, static_cast<int>(heaps()));
 #if !defined(__SANITIZE_ADDRESS__)
   advise_heap_huge_pages();
-  if (heap_advised) set_thread_start_hook(&advise_thread_heap);
+  if (heap_advised && heaps() > 1) set_thread_start_hook(&advise_thread_heap);
 #endif
 }
 

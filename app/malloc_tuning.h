@@ -9,16 +9,17 @@ namespace lance::app {
 /// default each block over the mmap threshold is a fresh mapping whose every 4 KiB page
 /// faults, which measured as a third of a 10 M-row scalar scan's time on a 2-core VM (57,000
 /// page faults -> 4,000). Peak RSS is unchanged: only what was freed is kept, not more.
-/// Threads share cores + 1 heaps (M_ARENA_MAX): the main thread and one per CPU-pool thread,
-/// so that the threads decoding side by side do not queue for one heap's lock, while the
-/// many I/O threads share them. glibc's default (8 per core) gives each I/O thread (64 for
-/// remote requests) a heap of its own, where memory one thread frees is reused only by the
-/// threads of that heap, so each grows its own: the remote scan of 100k vectors went from
-/// 265-290 MB peak RSS and 1.1-1.2 s to 180-190 MB and 0.68 s with one heap. One heap for
-/// all made decoding threads wait for its lock instead: 4,800 futex calls in a 2048-row take
-/// of the large nested table; with three heaps on the 2-core VM that take went 80 -> 60 ms,
-/// the 10-file scalar scan 305 -> 250 ms and the nested_large scan 200 -> 150 ms, at 1-15 MB
-/// more peak RSS (2026-12-07, docs/performance.md).
+/// Every thread allocates from the one main heap (M_ARENA_MAX 1) unless
+/// LANCE_CLI_MALLOC_HEAPS=N (1 to 64) allows more. With an arena per thread (glibc's default:
+/// 8 per core; 64 I/O threads for remote requests) memory one thread frees is reused only by
+/// the threads of its heap, so each grows its own: the remote scan of 100k vectors went from
+/// 265-290 MB peak RSS and 1.1-1.2 s to 180-190 MB and 0.68 s with one heap. One heap makes the
+/// threads that decode side by side queue for its lock (4,800 futex calls in a 2048-row take
+/// of the large nested table). Three heaps (the main thread's and one per CPU-pool thread on
+/// the 2-core VM) took that take 75 -> 56 ms, the 10-file scalar scan 291 -> 249 ms and the
+/// nested_large scan 204 -> 158 ms, but peak RSS grew with the table on scans of long strings:
+/// the local 1.1 M-row text column 146 -> 287-321 MB, a remote 1.1 M-row one 694 -> 895-961 MB
+/// (2026-12-07, docs/performance.md). Hence one by default, more on request.
 /// Then the heap grows once by 256 MiB (virtual until touched) and that stretch is advised
 /// for transparent huge pages (madvise MADV_HUGEPAGE, when the kernel's mode is not "never";
 /// not under AddressSanitizer), as GLIBC_TUNABLES=glibc.malloc.hugetlb=1 would do for every

@@ -10,12 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <future>
 #include <sstream>
-#include <thread>
 
 #include "../app/storage_config.h"
 #include "cli_env.h"
@@ -500,10 +498,12 @@ TEST_CASE("scan and head give the same output with and without the malloc tuning
 }
 
 TEST_CASE("decoding on the pool's threads, each with its own heap, gives the untuned output", "[cli][malloc]") {
-  // Several fragments decoded on the CPU pool: its threads allocate from heaps of their own,
-  // advised for huge pages by the thread-start hook (app/malloc_tuning.h).
+  // Several fragments decoded on the CPU pool with three heaps allowed: its threads allocate
+  // from heaps of their own, advised for huge pages by the thread-start hook
+  // (app/malloc_tuning.h).
   const std::string dir = lance::testing::source_path("data/datasets/appends");
   ScopedEnv pool("LANCE_CLI_DECODE_TASKS", "pool");
+  ScopedEnv heaps("LANCE_CLI_MALLOC_HEAPS", "3");
   const auto tuned = run_cli({"scan", dir, "-f", "jsonl"});
   INFO(tuned.err);
   REQUIRE(tuned.exit_code == 0);
@@ -529,7 +529,15 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   CHECK(contains(tuned.err,
                  offered ? "transparent huge pages for the main heap's first 256 MiB and each thread's heap on"
                          : "transparent huge pages for the main heap's first 256 MiB and each thread's heap off"));
-  CHECK(contains(tuned.err, fmt::format("at most {} heaps", std::max(1u, std::thread::hardware_concurrency()) + 1)));
+  CHECK(contains(tuned.err, "at most 1 heaps"));
+  {
+    ScopedEnv heaps("LANCE_CLI_MALLOC_HEAPS", "3");
+    CHECK(contains(run_cli({"-vv", "count", s}).err, "at most 3 heaps"));
+  }
+  {
+    ScopedEnv heaps("LANCE_CLI_MALLOC_HEAPS", "lots");
+    CHECK(contains(run_cli({"-vv", "count", s}).err, "at most 1 heaps"));
+  }
   ScopedEnv off("LANCE_CLI_MALLOC_TUNING", "0");
   const auto plain = run_cli({"-vv", "count", s});
   CHECK(contains(plain.err, "glibc defaults"));
