@@ -61,6 +61,9 @@ ManPageExtras lance_man_page_extras() {
       {"LANCE_CLI_DECODE_TASKS",
        "pool or inline: where decoding runs (default: pool for scans and for takes of 1 MiB or more, inline "
        "for smaller takes)."},
+      {"LANCE_CLI_MALLOC_HEAPS",
+       "How many malloc heaps the threads may use, 1 to 64 (default: 1). More: faster decoding on the pool, more "
+       "memory on scans of long strings."},
       {"LANCE_CLI_MALLOC_TUNING", "0: leave glibc malloc at its defaults (no mallopt, no huge-page advice)."},
       {"LANCE_CLI_PROGRESS_DELAY_MS", "Delay before the progress line appears (default: 1000)."},
       {"NO_COLOR", "Set: no colour with --color=auto."},
