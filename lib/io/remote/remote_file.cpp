@@ -202,6 +202,10 @@ void RemoteFile::read_at(uint64_t offset, uint64_t length, uint8_t* out) const {
     }
   }
   if (error) std::rethrow_exception(error);
+  copy_held(held, offset, out);
+}
+
+void RemoteFile::copy_held(std::span<const ByteRange> held, uint64_t offset, uint8_t* out) const {
   for (const auto& h : held) {
     const uint64_t got = copy_from_windows(h.offset, h.end(), out + (h.offset - offset));
     if (got < h.end()) read_at(got, h.end() - got, out + (got - offset));  // a window let go meanwhile
@@ -218,10 +222,7 @@ void RemoteFile::read_part(uint64_t offset, uint64_t end, uint8_t* out) const {
     }
     at = read_hole(at, next_window_start(at, end), out + (at - offset));
   }
-  for (const auto& h : held) {
-    const uint64_t got = copy_from_windows(h.offset, h.end(), out + (h.offset - offset));
-    if (got < h.end()) read_at(got, h.end() - got, out + (got - offset));  // a window let go meanwhile
-  }
+  copy_held(held, offset, out);
 }
 
 uint64_t RemoteFile::covered_until(uint64_t offset, uint64_t end) const {
@@ -328,12 +329,10 @@ uint64_t RemoteFile::copy_from_windows(uint64_t offset, uint64_t end, uint8_t* o
   uint64_t at = offset;
   for (const auto& p : pieces) {
     const uint64_t upto = std::min(end, p.end);
-    if (p.arrival && p.arrival->wait_for(upto - p.start)) {
-      std::memcpy(out + (at - offset), p.arrival->buffer.get() + (at - p.start), upto - at);
-    } else {
-      const Buffer& bytes = p.data.get();  // rethrows the window's failure
-      std::memcpy(out + (at - offset), bytes.get() + (at - p.start), upto - at);
-    }
+    // Bytes fetched ahead as soon as they are in; else the whole window (get() rethrows its failure).
+    const uint8_t* bytes =
+        p.arrival && p.arrival->wait_for(upto - p.start) ? p.arrival->buffer.get() : p.data.get().get();
+    std::memcpy(out + (at - offset), bytes + (at - p.start), upto - at);
     if (p.copied) count_copied(p.copied, upto - at, p.end - p.start);
     at = upto;
   }

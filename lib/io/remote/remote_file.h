@@ -118,6 +118,9 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
   /// Reads bytes [offset, end), which no window covered when the caller looked, into `out`:
   /// through read_hole, and from windows added meanwhile.
   void read_part(uint64_t offset, uint64_t end, uint8_t* out) const;
+  /// Copies the parts `held` (which windows covered when the caller looked) of a read that
+  /// starts at `offset` into `out`; a part whose window was let go meanwhile is read again.
+  void copy_held(std::span<const ByteRange> held, uint64_t offset, uint8_t* out) const;
   /// Reads a first part [offset, r) of [offset, end), which no window covered at `offset` when
   /// the caller looked, and returns r: through a new window when it lies inside an announced
   /// unit (a small unit's window is all of it; a large unit's is its cell of a grid at
