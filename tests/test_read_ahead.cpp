@@ -139,3 +139,32 @@ TEST_CASE("read ahead: a scan announces the page buffers of its rows (2.1+) or a
     CHECK(same(lance::read::scan_page_buffers(*f, {0}, 0, 1), expect_pages(*f, 0, all)));
   }
 }
+
+TEST_CASE("read ahead: of a large buffer, a scan announces its rows' share", "[read-ahead]") {
+  using lance::io::ByteRange;
+  using lance::read::rows_part_of_buffer;
+  const uint64_t mib = 1 << 20;
+  const ByteRange big{1000, 80 * mib};  // a page of rows [50000, 150000): 838 bytes a row
+  SECTION("100 rows in the middle: their bytes and 1 MiB either side") {
+    const ByteRange r = rows_part_of_buffer(big, 50000, 100000, 100000, 100100);
+    CHECK(r.offset == 1000 + 40 * mib - mib);
+    CHECK(r.length == 83886 + 2 * mib);  // 100 rows' share (838.86 bytes a row), rounded down at each end
+  }
+  SECTION("a quarter of the rows: widened by a quarter of that on each side") {
+    const ByteRange r = rows_part_of_buffer(big, 50000, 100000, 50000, 75000);
+    CHECK(r.offset == 1000);  // nothing before the page's first row
+    CHECK(r.length == 20 * mib + 5 * mib);
+  }
+  SECTION("rows past the page are cut at its end") {
+    const ByteRange r = rows_part_of_buffer(big, 50000, 100000, 140000, 400000);
+    CHECK(r.offset == 1000 + 72 * mib - 2 * mib);
+    CHECK(r.end() == big.end());
+  }
+  SECTION("whole: rows covering the page, estimates near all of it, small buffers, empty pages") {
+    CHECK(rows_part_of_buffer(big, 50000, 100000, 0, 200000) == big);
+    CHECK(rows_part_of_buffer(big, 50000, 100000, 52000, 150000) == big);  // 98 % of it
+    const ByteRange small{0, lance::read::kWholeBufferBytes};
+    CHECK(rows_part_of_buffer(small, 0, 100000, 10, 20) == small);
+    CHECK(rows_part_of_buffer(big, 50000, 0, 10, 20) == big);
+  }
+}

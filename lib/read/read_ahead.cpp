@@ -38,6 +38,24 @@ bool worth_prefetch(const io::NetworkModel& m, size_t opens, size_t reads, bool 
   return m.remote && (opens + reads > 1 || any_whole);
 }
 
+io::ByteRange rows_part_of_buffer(const io::ByteRange& buffer, uint64_t page_first_row, uint64_t page_rows,
+                                  uint64_t first_row, uint64_t last_row) {
+  if (buffer.length <= kWholeBufferBytes || page_rows == 0) return buffer;
+  const uint64_t lo = std::clamp(first_row, page_first_row, page_first_row + page_rows) - page_first_row;
+  const uint64_t hi = std::clamp(last_row, page_first_row, page_first_row + page_rows) - page_first_row;
+  if (lo == 0 && hi == page_rows) return buffer;
+  // Bytes in proportion to rows; long double keeps 64-bit lengths times row counts exact enough.
+  auto at = [&](uint64_t row) {
+    return static_cast<uint64_t>(static_cast<long double>(buffer.length) * row / page_rows);
+  };
+  const uint64_t a = at(lo), b = at(hi);
+  const uint64_t margin = std::max(kRowsPartMargin, (b - a) / 4);
+  const uint64_t start = a > margin ? a - margin : 0;
+  const uint64_t stop = std::min(buffer.length, b + margin);
+  if (stop - start >= buffer.length - buffer.length / 8) return buffer;  // nearly all of it
+  return io::ByteRange{buffer.offset + start, stop - start};
+}
+
 std::vector<io::ByteRange> scan_page_buffers(const format::FileReader& file, const std::vector<size_t>& fields,
                                              uint64_t first_row, uint64_t last_row) {
   const bool by_rows = file.version().is_structural();
@@ -50,7 +68,13 @@ std::vector<io::ByteRange> scan_page_buffers(const format::FileReader& file, con
       for (const auto& page : col.pages) {
         // The page holds rows [priority, priority + num_rows) of the file.
         if (by_rows && (page.priority >= last_row || page.priority + page.num_rows <= first_row)) continue;
-        units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+        if (!by_rows) {
+          units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+          continue;
+        }
+        // A page the rows cover in part: of its large buffers, the share of those rows.
+        for (const auto& b : page.buffers)
+          units.push_back(rows_part_of_buffer(b, page.priority, page.num_rows, first_row, last_row));
       }
       units.insert(units.end(), col.buffers.begin(), col.buffers.end());
     }
