@@ -217,6 +217,11 @@ TEST_CASE("OutOfLineBitpacking: packed tail, raw tail, exact multiples", "[encod
         const auto block = decode_block(out_of_line(t, w), ByteView(buffer), n);
         REQUIRE(block.bits_per_value == t);
         for (uint64_t i = 0; i < n; ++i) REQUIRE(word_at(block.data, t, i) == values[i]);
+        if (t <= 16) {  // as levels: T=16 unpacks straight into them, T=8 through the block
+          const auto levels = decode_levels(out_of_line(t, w), ByteView(buffer), n);
+          REQUIRE(levels.size() == n);
+          for (uint64_t i = 0; i < n; ++i) REQUIRE(levels[i] == values[i]);
+        }
       }
     }
   }
@@ -244,6 +249,8 @@ TEST_CASE("OutOfLineBitpacking: corrupt buffers", "[encoding][bitpacking]") {
   REQUIRE_CORRUPT(unpack_out_of_line_bitpacking(ByteView(buffer), 16, 17, 10));
   Bytes odd(3, 0);
   REQUIRE_CORRUPT(unpack_out_of_line_bitpacking(ByteView(odd), 16, 1, 1));
-  // Absurd value count: rejected before allocating.
+  // Absurd value count: rejected before allocating, as levels too (zero-width blocks take no bytes).
   REQUIRE_CORRUPT(unpack_out_of_line_bitpacking(ByteView(buffer), 64, 0, uint64_t{1} << 62));
+  REQUIRE_CORRUPT(decode_levels(out_of_line(16, 0), ByteView(buffer), uint64_t{1} << 62));
+  REQUIRE_CORRUPT(decode_levels(out_of_line(16, 3), ByteView(buffer), 2048));
 }

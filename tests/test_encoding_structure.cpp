@@ -17,7 +17,7 @@ TEST_CASE("FixedSizeList mini-block without validity: FSL<f32, 4>", "[encoding][
   const auto b = decode_miniblock(enc, std::span<const ByteView>(&view, 1), 3);
   REQUIRE(b.num_values == 3);
   REQUIRE(b.bits_per_value == 32);
-  REQUIRE(b.fsl_dims == std::vector<uint64_t>{4});
+  REQUIRE(std::vector<uint64_t>(b.fsl_dims.begin(), b.fsl_dims.end()) == std::vector<uint64_t>{4});
   REQUIRE(b.fsl_validity.size() == 1);
   REQUIRE(b.fsl_validity[0].empty());
   REQUIRE(b.data == data);
@@ -35,7 +35,7 @@ TEST_CASE("FixedSizeList mini-block with item validity: validity buffers first",
   for (int i = 0; i < 18; ++i) put<uint16_t>(data, static_cast<uint16_t>(i * 10));
   std::array<ByteView, 3> bufs{ByteView(outer_validity), ByteView(inner_validity), ByteView(data)};
   const auto b = decode_miniblock(enc, bufs, rows);
-  REQUIRE(b.fsl_dims == std::vector<uint64_t>{3, 2});
+  REQUIRE(std::vector<uint64_t>(b.fsl_dims.begin(), b.fsl_dims.end()) == std::vector<uint64_t>{3, 2});
   REQUIRE(b.fsl_validity[0] == outer_validity);
   REQUIRE(b.fsl_validity[1] == inner_validity);
   REQUIRE(b.data == data);
@@ -78,7 +78,7 @@ TEST_CASE("FixedSizeList per-value: validity bytes zipped before each value", "[
   plain.data.assign(1024, 7);
   const auto p = decode_fixed_per_value(fsl(128, false, flat(32)), plain);
   REQUIRE(p.data == plain.data);
-  REQUIRE(p.fsl_dims == std::vector<uint64_t>{128});
+  REQUIRE(std::vector<uint64_t>(p.fsl_dims.begin(), p.fsl_dims.end()) == std::vector<uint64_t>{128});
   // Block context without validity.
   REQUIRE(decode_block(fsl(128, false, flat(32)), ByteView(plain.data), 2).data == plain.data);
   REQUIRE_UNSUPPORTED(decode_block(enc, ByteView(zipped.data), 3));

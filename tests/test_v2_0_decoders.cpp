@@ -184,7 +184,7 @@ TEST_CASE("2.0 Nullable: no_nulls, some_nulls and all_nulls", "[v2_0]") {
     auto fsl_type = lance::make_fixed_size_list(
         std::make_shared<lance::Field>(lance::Field{"item", t(TypeId::float32), true, -1, {}}), 3);
     auto f = v20::decode_array(all_nulls(), page.buffers(), fsl_type, 2);
-    CHECK(f.values.fsl_dims == std::vector<uint64_t>{3});
+    CHECK(std::vector<uint64_t>(f.values.fsl_dims.begin(), f.values.fsl_dims.end()) == std::vector<uint64_t>{3});
     CHECK(f.values.data.size() == 2 * 3 * 4);
     CHECK(f.valid == std::vector<uint8_t>{0, 0});
   }
@@ -295,7 +295,7 @@ TEST_CASE("2.0 FixedSizeList: dimension items per row, item nulls inside", "[v2_
   auto type = lance::make_fixed_size_list(item, 2);
   auto d = v20::decode_array(e, page.buffers(), type, 3);
   CHECK(d.values.num_values == 3);
-  CHECK(d.values.fsl_dims == std::vector<uint64_t>{2});
+  CHECK(std::vector<uint64_t>(d.values.fsl_dims.begin(), d.values.fsl_dims.end()) == std::vector<uint64_t>{2});
   REQUIRE(d.values.fsl_validity.size() == 1);
   CHECK(d.values.fsl_validity[0] == Bytes{0b101111});
   CHECK(enc_test::as_values<float>(d.values.data) == std::vector<float>{1, 2, 3, 4, 5, 6});

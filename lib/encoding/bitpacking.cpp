@@ -151,10 +151,17 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
 
 Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
   check_word_bits(word_bits, "OutOfLineBitpacking");
+  Bytes out(checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output"));
+  unpack_out_of_line_bitpacking_into(buffer, word_bits, packed_bits, num_values, out.data());
+  return out;
+}
+
+void unpack_out_of_line_bitpacking_into(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values,
+                                        uint8_t* out) {
+  check_word_bits(word_bits, "OutOfLineBitpacking");
   check_corrupt(packed_bits <= word_bits, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", packed_bits,
                 word_bits);
   const uint64_t word_bytes = word_bits / 8;
-  const uint64_t out_bytes = checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output");
   check_corrupt(buffer.size() % word_bytes == 0,
                 "OutOfLineBitpacking: buffer of {} bytes is not a whole number of {}-bit words", buffer.size(),
                 word_bits);
@@ -170,13 +177,12 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
   const uint64_t full_bytes = full_blocks * block_bytes;
   const bool tail_is_raw = tail > 0 && buffer.size() == full_bytes + tail * word_bytes;
 
-  Bytes out(out_bytes);
   for (uint64_t b = 0; b < full_blocks; ++b) {
     ByteView packed = buffer.slice(b * block_bytes, block_bytes);
-    fastlanes_unpack_block(word_bits, packed_bits, packed.data(), out.data() + b * kFastLanesBlockValues * word_bytes);
+    fastlanes_unpack_block(word_bits, packed_bits, packed.data(), out + b * kFastLanesBlockValues * word_bytes);
   }
   if (tail > 0) {
-    uint8_t* dst = out.data() + full_blocks * kFastLanesBlockValues * word_bytes;
+    uint8_t* dst = out + full_blocks * kFastLanesBlockValues * word_bytes;
     if (tail_is_raw) {
       ByteView raw = buffer.slice(full_bytes, tail * word_bytes);
       std::memcpy(dst, raw.data(), raw.size());
@@ -192,7 +198,6 @@ Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigne
     }
   }
   // Like Lance, bytes beyond what the values need are ignored.
-  return out;
 }
 
 // ------------------------------------------------------------------------------------
@@ -257,6 +262,21 @@ DataBlock out_of_line_bitpacking_block(const pb::CompressiveEncoding& enc, ByteV
                                "OutOfLineBitpacking values");
   check_corrupt(w <= t, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", w, t);
   return fixed_block(num_values, t, unpack_out_of_line_bitpacking(buffer, t, static_cast<unsigned>(w), num_values));
+}
+
+std::optional<std::vector<uint16_t>> out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer,
+                                                                uint64_t num_values) {
+  if (enc.compression_case() != EncodingCase::kOutOfLineBitpacking) return std::nullopt;
+  const pb::OutOfLineBitpacking& ool = enc.out_of_line_bitpacking();
+  if (ool.uncompressed_bits_per_value() != 16) return std::nullopt;
+  const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
+                               "OutOfLineBitpacking values");
+  check_corrupt(w <= 16, "OutOfLineBitpacking: packed width {} exceeds the 16-bit word", w);
+  checked_value_bytes(num_values, 16, "OutOfLineBitpacking output");
+  std::vector<uint16_t> levels(num_values);
+  unpack_out_of_line_bitpacking_into(buffer, 16, static_cast<unsigned>(w), num_values,
+                                     reinterpret_cast<uint8_t*>(levels.data()));
+  return levels;
 }
 
 std::string describe_out_of_line_bitpacking(const pb::CompressiveEncoding& enc) {

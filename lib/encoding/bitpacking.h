@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "common/bytes.h"
 #include "encoding/registry.h"
@@ -49,6 +51,17 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
 /// or stored raw as T-bit words. The buffer length tells which: exactly
 /// `full·block_words + tail` words means raw. Returns `num_values` T-bit words.
 Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values);
+/// As unpack_out_of_line_bitpacking, into `out` (room for `num_values` T-bit words).
+void unpack_out_of_line_bitpacking_into(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values,
+                                        uint8_t* out);
+
+/// When `enc` is OutOfLineBitpacking of 16-bit words (how Lance writes most rep/def levels),
+/// its block `buffer` of `num_values` values decoded straight into u16 levels; otherwise
+/// nullopt. decode_levels' path without a temporary block (one allocation less per level
+/// buffer of every mini-block chunk). Throws like out_of_line_bitpacking_block, the value count
+/// checked against the decode limit before anything is allocated.
+std::optional<std::vector<uint16_t>> out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer,
+                                                                uint64_t num_values);
 
 // The rows of InlineBitpacking and OutOfLineBitpacking in the encoding registry (registry.h).
 DataBlock inline_bitpacking_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "common/bytes.h"
 
 namespace lance::encoding {
@@ -30,14 +32,18 @@ namespace lance::encoding {
 ///
 /// All null (`Constant` without a value): `all_null` is set, `num_values` counts the slots
 /// and there is no data.
+///
+/// The FixedSizeList shape lives inline for up to four layers: a mini-block page decodes one
+/// block per chunk, and two heap allocations per chunk for it were a tenth of a nested scan's
+/// calls to malloc, whose one lock the decoding threads share.
 struct DataBlock {
   uint64_t num_values = 0;
   uint64_t bits_per_value = 0;
   uint32_t bits_per_offset = 0;
   Bytes data;
   Bytes offsets;
-  std::vector<uint64_t> fsl_dims;
-  std::vector<Bytes> fsl_validity;
+  boost::container::small_vector<uint64_t, 4> fsl_dims;
+  boost::container::small_vector<Bytes, 4> fsl_validity;
   std::vector<uint64_t> packed_child_bits;
   std::vector<DataBlock> children;
   bool all_null = false;

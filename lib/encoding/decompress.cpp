@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common/proto_unknown.h"
+#include "encoding/bitpacking.h"
 #include "encoding/registry.h"
 #include "encoding/sizes.h"
 #include "encoding/variable.h"
@@ -88,6 +89,7 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
 }
 
 std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_levels) {
+  if (auto levels = out_of_line_bitpacking_u16(enc, buffer, num_levels)) return std::move(*levels);
   const DataBlock block = decode_block(enc, buffer, num_levels);
   check_corrupt(!block.all_null && !block.is_variable(), "levels did not decode to fixed-width integers");
   check_corrupt(block.num_values == num_levels, "levels decoded {} values, expected {}", block.num_values, num_levels);

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <optional>
 
+#include <boost/container/small_vector.hpp>
+
 #include "encoding/decompress.h"
 #include "structural/dictionary.h"
 #include "structural/level_scan.h"
@@ -585,7 +587,8 @@ class MiniBlockDecoder final : public PageDecoder {
     uint64_t rep_size = 0, def_size = 0;
     if (has_rep) rep_size = chunk.read<uint16_t>(pos), pos += 2;
     if (has_def) def_size = chunk.read<uint16_t>(pos), pos += 2;
-    std::vector<uint64_t> sizes(layout_.num_buffers());
+    // Inline for the usual few buffers: this runs once per chunk, on the decoding threads.
+    boost::container::small_vector<uint64_t, 8> sizes(layout_.num_buffers());
     for (auto& s : sizes) {
       s = large ? chunk.read<uint32_t>(pos) : chunk.read<uint16_t>(pos);
       pos += large ? 4 : 2;
@@ -594,8 +597,9 @@ class MiniBlockDecoder final : public PageDecoder {
     ByteView rep_buf, def_buf;
     if (has_rep) rep_buf = chunk.slice(pos, rep_size), pos = pad8(pos + rep_size);
     if (has_def) def_buf = chunk.slice(pos, def_size), pos = pad8(pos + def_size);
-    std::vector<ByteView> buffers;
+    boost::container::small_vector<ByteView, 8> buffers;
     for (auto s : sizes) buffers.push_back(chunk.slice(pos, s)), pos = pad8(pos + s);
+    const std::span<const ByteView> views(buffers.data(), buffers.size());
 
     // Without repetition there is one level per value; with it, the stored u16 count may
     // have wrapped in a large chunk: RLE levels know their own count.
@@ -611,13 +615,13 @@ class MiniBlockDecoder final : public PageDecoder {
       out.def = with_context("definition levels",
                              [&] { return encoding::decode_levels(layout_.def_compression(), def_buf, num_levels); });
     if (!wanted.empty()) {
-      if (auto some = encoding::decode_miniblock_ranges(layout_.value_compression(), buffers, num_values, wanted)) {
+      if (auto some = encoding::decode_miniblock_ranges(layout_.value_compression(), views, num_values, wanted)) {
         out.values = std::move(*some);
         out.compact = true;
         return out;
       }
     }
-    out.values = encoding::decode_miniblock(layout_.value_compression(), buffers, num_values);
+    out.values = encoding::decode_miniblock(layout_.value_compression(), views, num_values);
     check_corrupt(out.values.num_values == num_values, "chunk decoded to {} values, expected {}", out.values.num_values,
                   num_values);
     return out;
