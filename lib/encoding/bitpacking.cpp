@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "common/recycled.h"
 #include "encoding/sizes.h"
 
 namespace lance::encoding {
@@ -120,7 +121,8 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
   check_corrupt(num_chunks <= buffer.size() / word_bytes,
                 "InlineBitpacking: {} values need {} chunks but the buffer has only {} bytes", num_values, num_chunks,
                 buffer.size());
-  Bytes out(out_bytes);
+  Bytes out = Recycled<uint8_t>::take();  // a decoded chunk's values: see common/recycled.h
+  out.resize(out_bytes);
   alignas(64) uint8_t block[kFastLanesBlockValues * 8];  // a last, partial chunk; no heap per call
   uint64_t pos = 0;
   for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
@@ -151,7 +153,8 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
 
 Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
   check_word_bits(word_bits, "OutOfLineBitpacking");
-  Bytes out(checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output"));
+  Bytes out = Recycled<uint8_t>::take();
+  out.resize(checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output"));
   unpack_out_of_line_bitpacking_into(buffer, word_bits, packed_bits, num_values, out.data());
   return out;
 }
@@ -264,19 +267,19 @@ DataBlock out_of_line_bitpacking_block(const pb::CompressiveEncoding& enc, ByteV
   return fixed_block(num_values, t, unpack_out_of_line_bitpacking(buffer, t, static_cast<unsigned>(w), num_values));
 }
 
-std::optional<std::vector<uint16_t>> out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer,
-                                                                uint64_t num_values) {
-  if (enc.compression_case() != EncodingCase::kOutOfLineBitpacking) return std::nullopt;
+bool out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values,
+                                std::vector<uint16_t>& levels) {
+  if (enc.compression_case() != EncodingCase::kOutOfLineBitpacking) return false;
   const pb::OutOfLineBitpacking& ool = enc.out_of_line_bitpacking();
-  if (ool.uncompressed_bits_per_value() != 16) return std::nullopt;
+  if (ool.uncompressed_bits_per_value() != 16) return false;
   const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
                                "OutOfLineBitpacking values");
   check_corrupt(w <= 16, "OutOfLineBitpacking: packed width {} exceeds the 16-bit word", w);
   checked_value_bytes(num_values, 16, "OutOfLineBitpacking output");
-  std::vector<uint16_t> levels(num_values);
+  levels.resize(num_values);
   unpack_out_of_line_bitpacking_into(buffer, 16, static_cast<unsigned>(w), num_values,
                                      reinterpret_cast<uint8_t*>(levels.data()));
-  return levels;
+  return true;
 }
 
 std::string describe_out_of_line_bitpacking(const pb::CompressiveEncoding& enc) {

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "common/bytes.h"
@@ -56,12 +55,13 @@ void unpack_out_of_line_bitpacking_into(ByteView buffer, unsigned word_bits, uns
                                         uint8_t* out);
 
 /// When `enc` is OutOfLineBitpacking of 16-bit words (how Lance writes most rep/def levels),
-/// its block `buffer` of `num_values` values decoded straight into u16 levels; otherwise
-/// nullopt. decode_levels' path without a temporary block (one allocation less per level
-/// buffer of every mini-block chunk). Throws like out_of_line_bitpacking_block, the value count
-/// checked against the decode limit before anything is allocated.
-std::optional<std::vector<uint16_t>> out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer,
-                                                                uint64_t num_values);
+/// decodes its block `buffer` of `num_values` values straight into `levels` (resized to
+/// `num_values`) and returns true; otherwise leaves `levels` alone and returns false.
+/// decode_levels' path without a temporary block (one allocation less per level buffer of every
+/// mini-block chunk). Throws like out_of_line_bitpacking_block, the value count checked against
+/// the decode limit before anything is allocated.
+bool out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values,
+                                std::vector<uint16_t>& levels);
 
 // The rows of InlineBitpacking and OutOfLineBitpacking in the encoding registry (registry.h).
 DataBlock inline_bitpacking_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,

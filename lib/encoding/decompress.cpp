@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common/proto_unknown.h"
+#include "common/recycled.h"
 #include "encoding/bitpacking.h"
 #include "encoding/registry.h"
 #include "encoding/sizes.h"
@@ -89,7 +90,10 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
 }
 
 std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_levels) {
-  if (auto levels = out_of_line_bitpacking_u16(enc, buffer, num_levels)) return std::move(*levels);
+  // From this thread's recycled vectors: a mini-block page decodes levels for every chunk
+  // (common/recycled.h; DecodedChunks gives them back).
+  std::vector<uint16_t> levels = Recycled<uint16_t>::take();
+  if (out_of_line_bitpacking_u16(enc, buffer, num_levels, levels)) return levels;
   const DataBlock block = decode_block(enc, buffer, num_levels);
   check_corrupt(!block.all_null && !block.is_variable(), "levels did not decode to fixed-width integers");
   check_corrupt(block.num_values == num_levels, "levels decoded {} values, expected {}", block.num_values, num_levels);
@@ -98,7 +102,7 @@ std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView
   const uint64_t width = bits / 8;
   check_corrupt(block.data.size() >= num_levels * width, "levels: {} bytes for {} levels of {} bits", block.data.size(),
                 num_levels, bits);
-  std::vector<uint16_t> levels(num_levels);
+  levels.resize(num_levels);
   if (width == 2) {  // the usual case: u16 levels, copied in one go
     if (num_levels) std::memcpy(levels.data(), block.data.data(), num_levels * 2);
     return levels;

@@ -6,6 +6,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "common/recycled.h"
 #include "encoding/decompress.h"
 #include "structural/dictionary.h"
 #include "structural/level_scan.h"
@@ -116,6 +117,17 @@ class DecodedChunks {
  public:
   DecodedChunks(size_t first, size_t count, size_t needed) : first_(first), slot_(count, kNone) {
     chunks_.reserve(needed);
+  }
+  DecodedChunks(const DecodedChunks&) = delete;
+  DecodedChunks& operator=(const DecodedChunks&) = delete;
+  /// The chunks' levels and values go back to this thread's recycled vectors, for the next
+  /// chunks' decoding (common/recycled.h).
+  ~DecodedChunks() {
+    for (auto& c : chunks_) {
+      Recycled<uint16_t>::give(std::move(c.rep));
+      Recycled<uint16_t>::give(std::move(c.def));
+      Recycled<uint8_t>::give(std::move(c.values.data));
+    }
   }
   template <typename Decode>
   DecodedChunk& emplace(size_t c, Decode&& decode) {
