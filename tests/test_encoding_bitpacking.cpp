@@ -253,4 +253,8 @@ TEST_CASE("OutOfLineBitpacking: corrupt buffers", "[encoding][bitpacking]") {
   REQUIRE_CORRUPT(unpack_out_of_line_bitpacking(ByteView(buffer), 64, 0, uint64_t{1} << 62));
   REQUIRE_CORRUPT(decode_levels(out_of_line(16, 0), ByteView(buffer), uint64_t{1} << 62));
   REQUIRE_CORRUPT(decode_levels(out_of_line(16, 3), ByteView(buffer), 2048));
+  // A large count within the decode limit over a tiny buffer: rejected before the output is
+  // sized (1 GiB of zeros otherwise), as values and as levels.
+  REQUIRE_CORRUPT(unpack_out_of_line_bitpacking(ByteView(buffer), 16, 3, uint64_t{1} << 29));
+  REQUIRE_CORRUPT(decode_levels(out_of_line(16, 3), ByteView(buffer), uint64_t{1} << 29));
 }

@@ -166,5 +166,6 @@ TEST_CASE("read ahead: of a large buffer, a scan announces its rows' share", "[r
     const ByteRange small{0, lance::read::kWholeBufferBytes};
     CHECK(rows_part_of_buffer(small, 0, 100000, 10, 20) == small);
     CHECK(rows_part_of_buffer(big, 50000, 0, 10, 20) == big);
+    CHECK(rows_part_of_buffer(big, UINT64_MAX - 5, 100, 10, 20) == big);  // corrupt: rows past 2^64
   }
 }

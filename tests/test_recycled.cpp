@@ -17,23 +17,34 @@ struct Item {
 using R = lance::Recycled<Item>;
 
 void drain() {
-  while (R::kept_bytes() > 0) (void)R::take();
+  while (R::kept_bytes() > 0) (void)R::take(SIZE_MAX);
 }
 
 }  // namespace
 
-TEST_CASE("recycled vectors: a vector given back is handed out again, empty, with its storage", "[encoding][recycled]") {
+TEST_CASE("recycled vectors: a vector given back is handed out again, empty, with its storage",
+          "[encoding][recycled]") {
   drain();
   std::vector<Item> v(100);
   const Item* storage = v.data();
   R::give(std::move(v));
   CHECK(R::kept_bytes() == 100 * sizeof(Item));
-  std::vector<Item> w = R::take();
+  std::vector<Item> w = R::take(100);
   CHECK(w.empty());
   CHECK(w.capacity() == 100);
   CHECK(w.data() == storage);
   CHECK(R::kept_bytes() == 0);
-  CHECK(R::take().capacity() == 0);  // nothing kept: a new, empty vector
+  CHECK(R::take(100).capacity() == 0);  // nothing kept: a new, empty vector
+}
+
+TEST_CASE("recycled vectors: a small request does not get a much larger vector", "[encoding][recycled]") {
+  drain();
+  const size_t big = R::kMaxBytes / sizeof(Item);
+  R::give(std::vector<Item>(big));
+  CHECK(R::take(10).capacity() == 0);         // kept for a request of its size
+  CHECK(R::take(big / 4).capacity() == big);  // a quarter of it is enough
+  R::give(std::vector<Item>(8));              // small vectors go to anyone
+  CHECK(R::take(1).capacity() == 8);
 }
 
 TEST_CASE("recycled vectors: bounded per vector and per thread, a list for each thread", "[encoding][recycled]") {

@@ -6,7 +6,7 @@
 
 namespace lance {
 
-/// A free list of `std::vector<T>` per thread: `take` hands out an empty vector that keeps
+/// A free list of `std::vector<T>` per thread: `take(n)` hands out an empty vector that keeps
 /// the capacity of one given back earlier on the same thread (or none), `give` keeps a vector
 /// for the next `take`.
 ///
@@ -25,11 +25,17 @@ class Recycled {
  public:
   static constexpr size_t kMaxBytes = size_t{1} << 20;
   static constexpr size_t kMaxKeptBytes = size_t{8} << 20;
+  static constexpr size_t kSmallBytes = size_t{16} << 10;
 
-  /// An empty vector, with the capacity of the last one given back on this thread if any.
-  static std::vector<T> take() {
+  /// An empty vector for about `n` elements: the last one given back on this thread, unless
+  /// none is kept or its capacity exceeds both 4 × `n` and kSmallBytes (a small result that
+  /// outlives the decoding, a dictionary or a 2.0 page, must not hold a chunk-sized buffer);
+  /// then a new one without capacity.
+  static std::vector<T> take(size_t n) {
     auto& l = list();
     if (l.free.empty()) return {};
+    const size_t cap = l.free.back().capacity();
+    if (cap * sizeof(T) > kSmallBytes && cap / 4 > n) return {};
     std::vector<T> v = std::move(l.free.back());
     l.free.pop_back();
     l.bytes -= v.capacity() * sizeof(T);

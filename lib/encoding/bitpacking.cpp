@@ -121,7 +121,7 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
   check_corrupt(num_chunks <= buffer.size() / word_bytes,
                 "InlineBitpacking: {} values need {} chunks but the buffer has only {} bytes", num_values, num_chunks,
                 buffer.size());
-  Bytes out = Recycled<uint8_t>::take();  // a decoded chunk's values: see common/recycled.h
+  Bytes out = Recycled<uint8_t>::take(out_bytes);  // a decoded chunk's values: see common/recycled.h
   out.resize(out_bytes);
   alignas(64) uint8_t block[kFastLanesBlockValues * 8];  // a last, partial chunk; no heap per call
   uint64_t pos = 0;
@@ -151,56 +151,76 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
   return out;
 }
 
-Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
-  check_word_bits(word_bits, "OutOfLineBitpacking");
-  Bytes out = Recycled<uint8_t>::take();
-  out.resize(checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output"));
-  unpack_out_of_line_bitpacking_into(buffer, word_bits, packed_bits, num_values, out.data());
-  return out;
-}
+namespace {
 
-void unpack_out_of_line_bitpacking_into(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values,
-                                        uint8_t* out) {
+/// How an OutOfLineBitpacking buffer holds `num_values` values, every size checked against the
+/// buffer: callers allocate the output only after this (a count from the file must not size an
+/// allocation before the bytes behind it are known to exist).
+struct OutOfLineShape {
+  uint64_t word_bytes = 0, block_bytes = 0, full_blocks = 0, tail = 0, full_bytes = 0;
+  bool tail_is_raw = false;
+};
+
+OutOfLineShape out_of_line_shape(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
   check_word_bits(word_bits, "OutOfLineBitpacking");
   check_corrupt(packed_bits <= word_bits, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", packed_bits,
                 word_bits);
-  const uint64_t word_bytes = word_bits / 8;
-  check_corrupt(buffer.size() % word_bytes == 0,
+  checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output");
+  OutOfLineShape sh;
+  sh.word_bytes = word_bits / 8;
+  check_corrupt(buffer.size() % sh.word_bytes == 0,
                 "OutOfLineBitpacking: buffer of {} bytes is not a whole number of {}-bit words", buffer.size(),
                 word_bits);
-  const uint64_t block_bytes = fastlanes_block_bytes(packed_bits);
-  const uint64_t full_blocks = num_values / kFastLanesBlockValues;
-  const uint64_t tail = num_values % kFastLanesBlockValues;
+  sh.block_bytes = fastlanes_block_bytes(packed_bits);
+  sh.full_blocks = num_values / kFastLanesBlockValues;
+  sh.tail = num_values % kFastLanesBlockValues;
   // A zero-width block occupies no bytes, so only a non-zero width bounds the count by the input.
-  if (block_bytes > 0) {
-    check_corrupt(full_blocks <= buffer.size() / block_bytes,
+  if (sh.block_bytes > 0) {
+    check_corrupt(sh.full_blocks <= buffer.size() / sh.block_bytes,
                   "OutOfLineBitpacking: {} values need {} blocks of {} bytes but the buffer has {} bytes", num_values,
-                  full_blocks, block_bytes, buffer.size());
+                  sh.full_blocks, sh.block_bytes, buffer.size());
   }
-  const uint64_t full_bytes = full_blocks * block_bytes;
-  const bool tail_is_raw = tail > 0 && buffer.size() == full_bytes + tail * word_bytes;
+  sh.full_bytes = sh.full_blocks * sh.block_bytes;
+  sh.tail_is_raw = sh.tail > 0 && buffer.size() == sh.full_bytes + sh.tail * sh.word_bytes;
+  if (sh.tail > 0 && !sh.tail_is_raw) {
+    check_corrupt(buffer.size() >= sh.full_bytes + sh.block_bytes,
+                  "OutOfLineBitpacking: {} values of width {} need {} bytes (packed tail) or {} bytes (raw tail), "
+                  "buffer has {}",
+                  num_values, packed_bits, sh.full_bytes + sh.block_bytes, sh.full_bytes + sh.tail * sh.word_bytes,
+                  buffer.size());
+  }
+  return sh;
+}
 
-  for (uint64_t b = 0; b < full_blocks; ++b) {
-    ByteView packed = buffer.slice(b * block_bytes, block_bytes);
-    fastlanes_unpack_block(word_bits, packed_bits, packed.data(), out + b * kFastLanesBlockValues * word_bytes);
+/// Unpacks into `out` (room for the values' words) what out_of_line_shape checked.
+void unpack_out_of_line(ByteView buffer, unsigned word_bits, unsigned packed_bits, const OutOfLineShape& sh,
+                        uint8_t* out) {
+  for (uint64_t b = 0; b < sh.full_blocks; ++b) {
+    ByteView packed = buffer.slice(b * sh.block_bytes, sh.block_bytes);
+    fastlanes_unpack_block(word_bits, packed_bits, packed.data(), out + b * kFastLanesBlockValues * sh.word_bytes);
   }
-  if (tail > 0) {
-    uint8_t* dst = out + full_blocks * kFastLanesBlockValues * word_bytes;
-    if (tail_is_raw) {
-      ByteView raw = buffer.slice(full_bytes, tail * word_bytes);
-      std::memcpy(dst, raw.data(), raw.size());
-    } else {
-      check_corrupt(buffer.size() >= full_bytes + block_bytes,
-                    "OutOfLineBitpacking: {} values of width {} need {} bytes (packed tail) or {} bytes (raw tail), "
-                    "buffer has {}",
-                    num_values, packed_bits, full_bytes + block_bytes, full_bytes + tail * word_bytes, buffer.size());
-      ByteView packed = buffer.slice(full_bytes, block_bytes);
-      alignas(64) uint8_t block[kFastLanesBlockValues * 8];
-      fastlanes_unpack_block(word_bits, packed_bits, packed.data(), block);
-      std::memcpy(dst, block, tail * word_bytes);
-    }
+  if (sh.tail == 0) return;
+  uint8_t* dst = out + sh.full_blocks * kFastLanesBlockValues * sh.word_bytes;
+  if (sh.tail_is_raw) {
+    ByteView raw = buffer.slice(sh.full_bytes, sh.tail * sh.word_bytes);
+    std::memcpy(dst, raw.data(), raw.size());
+    return;
   }
+  ByteView packed = buffer.slice(sh.full_bytes, sh.block_bytes);
+  alignas(64) uint8_t block[kFastLanesBlockValues * 8];
+  fastlanes_unpack_block(word_bits, packed_bits, packed.data(), block);
+  std::memcpy(dst, block, sh.tail * sh.word_bytes);
   // Like Lance, bytes beyond what the values need are ignored.
+}
+
+}  // namespace
+
+Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
+  const OutOfLineShape sh = out_of_line_shape(buffer, word_bits, packed_bits, num_values);
+  Bytes out = Recycled<uint8_t>::take(num_values * sh.word_bytes);
+  out.resize(num_values * sh.word_bytes);
+  unpack_out_of_line(buffer, word_bits, packed_bits, sh, out.data());
+  return out;
 }
 
 // ------------------------------------------------------------------------------------
@@ -274,11 +294,9 @@ bool out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buf
   if (ool.uncompressed_bits_per_value() != 16) return false;
   const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
                                "OutOfLineBitpacking values");
-  check_corrupt(w <= 16, "OutOfLineBitpacking: packed width {} exceeds the 16-bit word", w);
-  checked_value_bytes(num_values, 16, "OutOfLineBitpacking output");
+  const OutOfLineShape sh = out_of_line_shape(buffer, 16, static_cast<unsigned>(w), num_values);
   levels.resize(num_values);
-  unpack_out_of_line_bitpacking_into(buffer, 16, static_cast<unsigned>(w), num_values,
-                                     reinterpret_cast<uint8_t*>(levels.data()));
+  unpack_out_of_line(buffer, 16, static_cast<unsigned>(w), sh, reinterpret_cast<uint8_t*>(levels.data()));
   return true;
 }
 

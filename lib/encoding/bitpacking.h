@@ -50,9 +50,6 @@ Bytes unpack_inline_bitpacking(ByteView buffer, unsigned word_bits, uint64_t num
 /// or stored raw as T-bit words. The buffer length tells which: exactly
 /// `full·block_words + tail` words means raw. Returns `num_values` T-bit words.
 Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values);
-/// As unpack_out_of_line_bitpacking, into `out` (room for `num_values` T-bit words).
-void unpack_out_of_line_bitpacking_into(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values,
-                                        uint8_t* out);
 
 /// When `enc` is OutOfLineBitpacking of 16-bit words (how Lance writes most rep/def levels),
 /// decodes its block `buffer` of `num_values` values straight into `levels` (resized to

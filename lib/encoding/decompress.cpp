@@ -92,7 +92,7 @@ DataBlock decode_variable_per_value(const pb::CompressiveEncoding& enc, DataBloc
 std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_levels) {
   // From this thread's recycled vectors: a mini-block page decodes levels for every chunk
   // (common/recycled.h; DecodedChunks gives them back).
-  std::vector<uint16_t> levels = Recycled<uint16_t>::take();
+  std::vector<uint16_t> levels = Recycled<uint16_t>::take(num_levels);
   if (out_of_line_bitpacking_u16(enc, buffer, num_levels, levels)) return levels;
   const DataBlock block = decode_block(enc, buffer, num_levels);
   check_corrupt(!block.all_null && !block.is_variable(), "levels did not decode to fixed-width integers");

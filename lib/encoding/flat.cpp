@@ -15,7 +15,7 @@ DataBlock decode_flat(ByteView buffer, uint64_t bits_per_value, uint64_t num_val
   DataBlock block;
   block.num_values = num_values;
   block.bits_per_value = bits_per_value;
-  block.data = Recycled<uint8_t>::take();  // a decoded chunk's values: see common/recycled.h
+  block.data = Recycled<uint8_t>::take(bytes);  // a decoded chunk's values: see common/recycled.h
   block.data.assign(buffer.data(), buffer.data() + bytes);
   return block;
 }

@@ -40,7 +40,8 @@ bool worth_prefetch(const io::NetworkModel& m, size_t opens, size_t reads, bool 
 
 io::ByteRange rows_part_of_buffer(const io::ByteRange& buffer, uint64_t page_first_row, uint64_t page_rows,
                                   uint64_t first_row, uint64_t last_row) {
-  if (buffer.length <= kWholeBufferBytes || page_rows == 0) return buffer;
+  // (Corrupt metadata may put a page's rows past 2^64: no estimate then.)
+  if (buffer.length <= kWholeBufferBytes || page_rows == 0 || page_rows > UINT64_MAX - page_first_row) return buffer;
   const uint64_t lo = std::clamp(first_row, page_first_row, page_first_row + page_rows) - page_first_row;
   const uint64_t hi = std::clamp(last_row, page_first_row, page_first_row + page_rows) - page_first_row;
   if (lo == 0 && hi == page_rows) return buffer;
