@@ -257,4 +257,11 @@ TEST_CASE("OutOfLineBitpacking: corrupt buffers", "[encoding][bitpacking]") {
   // sized (1 GiB of zeros otherwise), as values and as levels.
   REQUIRE_CORRUPT(unpack_out_of_line_bitpacking(ByteView(buffer), 16, 3, uint64_t{1} << 29));
   REQUIRE_CORRUPT(decode_levels(out_of_line(16, 3), ByteView(buffer), uint64_t{1} << 29));
+  // A packed width past the word, also one that would wrap to 3 as 32 bits (over a buffer that
+  // holds one packed block of width 3).
+  Bytes block3(384, 0);
+  REQUIRE_CORRUPT(decode_levels(out_of_line(16, 17), ByteView(block3), 10));
+  REQUIRE_CORRUPT(decode_levels(out_of_line(16, (uint64_t{1} << 32) + 3), ByteView(block3), 10));
+  REQUIRE_CORRUPT(decode_block(out_of_line(16, (uint64_t{1} << 32) + 3), ByteView(block3), 10));
+  REQUIRE(decode_levels(out_of_line(16, 3), ByteView(block3), 10).size() == 10);
 }

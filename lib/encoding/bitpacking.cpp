@@ -157,7 +157,7 @@ namespace {
 /// buffer: callers allocate the output only after this (a count from the file must not size an
 /// allocation before the bytes behind it are known to exist).
 struct OutOfLineShape {
-  uint64_t word_bytes = 0, block_bytes = 0, full_blocks = 0, tail = 0, full_bytes = 0;
+  uint64_t out_bytes = 0, word_bytes = 0, block_bytes = 0, full_blocks = 0, tail = 0, full_bytes = 0;
   bool tail_is_raw = false;
 };
 
@@ -165,8 +165,8 @@ OutOfLineShape out_of_line_shape(ByteView buffer, unsigned word_bits, unsigned p
   check_word_bits(word_bits, "OutOfLineBitpacking");
   check_corrupt(packed_bits <= word_bits, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", packed_bits,
                 word_bits);
-  checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output");
   OutOfLineShape sh;
+  sh.out_bytes = checked_value_bytes(num_values, word_bits, "OutOfLineBitpacking output");
   sh.word_bytes = word_bits / 8;
   check_corrupt(buffer.size() % sh.word_bytes == 0,
                 "OutOfLineBitpacking: buffer of {} bytes is not a whole number of {}-bit words", buffer.size(),
@@ -213,12 +213,20 @@ void unpack_out_of_line(ByteView buffer, unsigned word_bits, unsigned packed_bit
   // Like Lance, bytes beyond what the values need are ignored.
 }
 
+/// The packed width of an OutOfLineBitpacking's values (its Flat child), at most its `t`-bit word.
+unsigned out_of_line_packed_bits(const pb::OutOfLineBitpacking& ool, unsigned t) {
+  const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
+                               "OutOfLineBitpacking values");
+  check_corrupt(w <= t, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", w, t);
+  return static_cast<unsigned>(w);
+}
+
 }  // namespace
 
 Bytes unpack_out_of_line_bitpacking(ByteView buffer, unsigned word_bits, unsigned packed_bits, uint64_t num_values) {
   const OutOfLineShape sh = out_of_line_shape(buffer, word_bits, packed_bits, num_values);
-  Bytes out = Recycled<uint8_t>::take(num_values * sh.word_bytes);
-  out.resize(num_values * sh.word_bytes);
+  Bytes out = Recycled<uint8_t>::take(sh.out_bytes);
+  out.resize(sh.out_bytes);
   unpack_out_of_line(buffer, word_bits, packed_bits, sh, out.data());
   return out;
 }
@@ -281,10 +289,8 @@ std::string describe_inline_bitpacking(const pb::CompressiveEncoding& enc) {
 DataBlock out_of_line_bitpacking_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
   const pb::OutOfLineBitpacking& ool = enc.out_of_line_bitpacking();
   const unsigned t = word_bits_of(ool.uncompressed_bits_per_value(), "OutOfLineBitpacking");
-  const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
-                               "OutOfLineBitpacking values");
-  check_corrupt(w <= t, "OutOfLineBitpacking: packed width {} exceeds the {}-bit word", w, t);
-  return fixed_block(num_values, t, unpack_out_of_line_bitpacking(buffer, t, static_cast<unsigned>(w), num_values));
+  return fixed_block(num_values, t,
+                     unpack_out_of_line_bitpacking(buffer, t, out_of_line_packed_bits(ool, t), num_values));
 }
 
 bool out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values,
@@ -292,11 +298,10 @@ bool out_of_line_bitpacking_u16(const pb::CompressiveEncoding& enc, ByteView buf
   if (enc.compression_case() != EncodingCase::kOutOfLineBitpacking) return false;
   const pb::OutOfLineBitpacking& ool = enc.out_of_line_bitpacking();
   if (ool.uncompressed_bits_per_value() != 16) return false;
-  const uint64_t w = flat_bits(require(ool.has_values(), ool.values(), "OutOfLineBitpacking values encoding"),
-                               "OutOfLineBitpacking values");
-  const OutOfLineShape sh = out_of_line_shape(buffer, 16, static_cast<unsigned>(w), num_values);
+  const unsigned w = out_of_line_packed_bits(ool, 16);
+  const OutOfLineShape sh = out_of_line_shape(buffer, 16, w, num_values);
   levels.resize(num_values);
-  unpack_out_of_line(buffer, 16, static_cast<unsigned>(w), sh, reinterpret_cast<uint8_t*>(levels.data()));
+  unpack_out_of_line(buffer, 16, w, sh, reinterpret_cast<uint8_t*>(levels.data()));
   return true;
 }
 
