@@ -2,11 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
-#include <boost/container/small_vector.hpp>
-
 #include "common/bytes.h"
+#include "common/small_vector.h"
 
 namespace lance::encoding {
 
@@ -42,8 +42,8 @@ struct DataBlock {
   uint32_t bits_per_offset = 0;
   Bytes data;
   Bytes offsets;
-  boost::container::small_vector<uint64_t, 4> fsl_dims;
-  boost::container::small_vector<Bytes, 4> fsl_validity;
+  SmallVector<uint64_t, 4> fsl_dims;
+  SmallVector<Bytes, 4> fsl_validity;
   std::vector<uint64_t> packed_child_bits;
   std::vector<DataBlock> children;
   bool all_null = false;
@@ -55,5 +55,9 @@ struct DataBlock {
     return bits_per_offset == 32 ? ByteView(offsets).read<uint32_t>(i * 4) : ByteView(offsets).read<uint64_t>(i * 8);
   }
 };
+
+// std::vector<DataBlock> (and of structs holding one) moves its elements when it grows only
+// if this holds; otherwise it copies every decoded page.
+static_assert(std::is_nothrow_move_constructible_v<DataBlock> && std::is_nothrow_move_assignable_v<DataBlock>);
 
 }  // namespace lance::encoding

@@ -17,8 +17,8 @@ namespace lance::encoding {
 
 /// The shape of a FixedSizeList tree.
 struct FslLayout {
-  boost::container::small_vector<uint64_t, 4> dims;      // outer first, each ≥ 1
-  boost::container::small_vector<bool, 4> has_validity;  // one per layer
+  SmallVector<uint64_t, 4> dims;     // outer first, each ≥ 1
+  SmallVector<bool, 4> has_validity;  // one per layer
   uint64_t item_bits = 0;                                // width of the innermost Flat items
 
   /// Product of `dims[0..=layer]` (checked against the decode limit).

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "encoding/data_block.h"
@@ -32,6 +33,9 @@ struct LeafData {
 
   uint64_t num_levels() const { return !rep.empty() ? rep.size() : !def.empty() ? def.size() : values.num_values; }
 };
+
+// Pages decoded apart are gathered in a std::vector<LeafData>: it must move them as it grows.
+static_assert(std::is_nothrow_move_constructible_v<LeafData>);
 
 /// Number of list layers (= the highest repetition level).
 int max_rep_level(const std::vector<RepDefLayer>& layers);
