@@ -178,6 +178,11 @@ async function openTable(name, version) {
   return { dir, tbl: await db.openTable('t') };
 }
 
+/// Waits until what generating the datasets wrote is on disk: the kernel writes dirty pages
+/// back up to 30 s later, and a run timed meanwhile shares the machine with that writeback
+/// (the first rows of a run right after writing the Parquet copies took twice their time).
+function settle() { spawnSync('sync'); }
+
 const fmtBytes = (b) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} kB`);
 
 /// The timing table's workloads on one dataset: Lance's query, lance-cli's arguments and
@@ -257,6 +262,7 @@ async function timingTables() {
 async function timing() {
   const rows = [];
   const tables = await timingTables();
+  settle();
   // --cold: the device's throughput, read once from the largest data file in ../bench-data/.
   const device = COLD ? deviceThroughput(largestFile(filesUnder(DATA).filter((f) => /\.(lance|parquet)$/.test(f)))) : null;
   if (device) console.error(JSON.stringify(device));
@@ -531,6 +537,7 @@ async function filters() {
       const parquet = await ensureParquet('text', dir, n);
       tables.push({ name: 'text', copy: 'plain', dir, parquet, workloads: [{ name: 'score < 0.01, -c text', expr: 'score < 0.01', cols: ['text'] }] });
     }
+    settle();
     for (const t of tables) {
       for (const w of t.workloads) {
         const lanceQuery = (tbl) => { const q = tbl.query().where(w.expr); return w.cols ? q.select(w.cols) : q; };
@@ -670,6 +677,7 @@ async function search() {
     const queries = DATASETS[name].queries(mulberry32(0x5ea4c4), NQ, dim);
     const qfile = path.join(DATA, `${name}-queries-d${dim}-n${NQ}.jsonl`);
     fs.writeFileSync(qfile, queries.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    settle();
     const configs = [
       { name: 'exact', dir: plain, tbl, lance: (q) => q.bypassVectorIndex(), cli: ['--exact'], needs: [], plan: 'KNNVectorDistance' },
       { name: `IVF_PQ nprobes ${NPROBES}`, dir: ivf, tbl: ivfTbl, lance: (q) => q.nprobes(NPROBES), cli: ['--nprobes', `${NPROBES}`],
