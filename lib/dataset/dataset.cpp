@@ -511,9 +511,13 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   for (uint64_t r : rows)
     if (r >= n) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(path()), n);
   std::vector<uint64_t> sorted(rows.begin(), rows.end());
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  // Every needed row once, fragment by fragment, in scan order.
+  // Rows in order keep their repeats: the fragments' readers decode a repeated row twice
+  // (read::FileRowReader::row_ranges), which costs less than gathering the repeats afterwards.
+  if (std::adjacent_find(sorted.begin(), sorted.end(), std::greater<>()) != sorted.end()) {
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  }
+  // Every needed row once (or as often as it is asked for, in order), fragment by fragment.
   std::vector<std::pair<size_t, std::vector<uint64_t>>> groups;  // per fragment touched: its rows
   for (size_t i = 0; i < sorted.size();) {
     const size_t f = fragment_of(sorted[i]);

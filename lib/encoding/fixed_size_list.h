@@ -17,9 +17,9 @@ namespace lance::encoding {
 
 /// The shape of a FixedSizeList tree.
 struct FslLayout {
-  SmallVector<uint64_t, 4> dims;     // outer first, each ≥ 1
+  SmallVector<uint64_t, 4> dims;      // outer first, each ≥ 1
   SmallVector<bool, 4> has_validity;  // one per layer
-  uint64_t item_bits = 0;                                // width of the innermost Flat items
+  uint64_t item_bits = 0;             // width of the innermost Flat items
 
   /// Product of `dims[0..=layer]` (checked against the decode limit).
   uint64_t cum_dim(size_t layer) const;

@@ -50,7 +50,8 @@ class FileRowReader {
     uint64_t num_rows = 0;
     DecodeMode mode = DecodeMode::pool;  ///< how finish() decodes it
   };
-  /// Starts reading `ranges` (sorted, non-overlapping, non-empty, within the file): the
+  /// Starts reading `ranges` (sorted by start, non-empty, within the file; a range may repeat
+  /// a row the one before ends with, which is then decoded again: row_ranges): the
   /// metadata every projected column needs goes out as one request per round (usually one,
   /// none when the pages are known already), then the data requests are submitted. `mode`:
   /// how finish() decodes the batch (default: the options' mode, else the pool, as for scans).
@@ -83,8 +84,9 @@ class FileRowReader {
   PlannedFields plan_fields(std::span<const structural::RowRange> ranges);
   /// Submits the data requests of planned fields.
   void submit_fields(PlannedFields& planned);
-  /// `rows` checked against num_rows() (Error(usage) naming the file), into `sorted` (sorted,
-  /// repeats dropped) and returned as row ranges (take, prefetch).
+  /// `rows` checked against num_rows() (Error(usage) naming the file), into `sorted` and
+  /// returned as row ranges (take, prefetch). Rows in order (non-decreasing) are kept as they
+  /// are, each repeat a one-row range of its own; others are sorted and their repeats dropped.
   std::vector<structural::RowRange> row_ranges(std::span<const uint64_t> rows, std::vector<uint64_t>& sorted) const;
 
   std::shared_ptr<format::FileReader> file_;
