@@ -2,6 +2,7 @@
 #include "test_encoding_helpers.h"
 
 #include <array>
+#include <random>
 
 #include <zstd.h>
 
@@ -174,4 +175,58 @@ TEST_CASE("Rle: children under General (Lance 12 writes them)", "[encoding][rle]
   DataBlock b = decode_block(enc, ByteView(block), want.size());
   REQUIRE(b.data == got.data);
   REQUIRE_CORRUPT(decode_block(enc, ByteView(block), want.size() + 1));
+}
+
+TEST_CASE("Rle u16 levels: expanded straight into the levels equal the block path", "[encoding][rle]") {
+  // decode_levels expands 16-bit Flat runs into its result (encoding::rle_levels_u16) and
+  // everything else through a decoded block: both must give the same levels and errors.
+  std::mt19937 rng(11);
+  for (unsigned length_bits : {8u, 16u}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      Bytes values, lengths;
+      std::vector<uint16_t> expected;
+      const int n_runs = 1 + static_cast<int>(rng() % 300);
+      for (int r = 0; r < n_runs; ++r) {
+        const uint16_t v = static_cast<uint16_t>(rng() % 5);
+        const uint32_t len = rng() % 7 == 0 ? 0 : 1 + rng() % (length_bits == 8 ? 255 : 3000);  // zero-length runs too
+        put<uint16_t>(values, v);
+        if (length_bits == 8)
+          lengths.push_back(static_cast<uint8_t>(len));
+        else
+          put<uint16_t>(lengths, static_cast<uint16_t>(len));
+        expected.insert(expected.end(), len, v);
+      }
+      const Bytes buf = block_form(values, lengths);
+      DYNAMIC_SECTION("length bits " << length_bits << " trial " << trial) {
+        std::vector<uint16_t> levels{9, 9, 9};  // replaced whole
+        REQUIRE(lance::encoding::rle_levels_u16(rle(16, length_bits), ByteView(buf), expected.size(), levels));
+        REQUIRE(levels == expected);
+        REQUIRE(decode_levels(rle(16, length_bits), ByteView(buf), expected.size()) == expected);
+        const DataBlock block = decode_block(rle(16, length_bits), ByteView(buf), expected.size());
+        REQUIRE(as_values<uint16_t>(block.data) == expected);
+        // Block form does not clamp: a count off by one either way is corrupt on both paths.
+        REQUIRE_CORRUPT(decode_levels(rle(16, length_bits), ByteView(buf), expected.size() + 1));
+        if (!expected.empty()) REQUIRE_CORRUPT(decode_levels(rle(16, length_bits), ByteView(buf), expected.size() - 1));
+      }
+    }
+  }
+  SECTION("an absurd count over a few runs is rejected before anything is allocated") {
+    auto [v, l] = runs<uint16_t>({{1, 2}, {0, 3}});
+    const Bytes buf = block_form(v, l);
+    REQUIRE_CORRUPT(decode_levels(rle(16), ByteView(buf), uint64_t{1} << 40));
+    REQUIRE_CORRUPT(decode_levels(rle(16), ByteView(buf), uint64_t{1} << 62));
+  }
+  SECTION("other widths and encodings are not taken, and leave the levels alone") {
+    auto [v, l] = runs<uint8_t>({{1, 2}, {0, 3}});
+    std::vector<uint16_t> levels{7};
+    REQUIRE_FALSE(lance::encoding::rle_levels_u16(rle(8), ByteView(block_form(v, l)), 5, levels));
+    REQUIRE_FALSE(lance::encoding::rle_levels_u16(flat(16), ByteView(block_form(v, l)), 5, levels));
+    REQUIRE(levels == std::vector<uint16_t>{7});
+    REQUIRE(decode_levels(rle(8), ByteView(block_form(v, l)), 5) == std::vector<uint16_t>{1, 1, 0, 0, 0});
+  }
+  SECTION("no levels, no bytes") {
+    std::vector<uint16_t> levels{3};
+    REQUIRE(lance::encoding::rle_levels_u16(rle(16), ByteView(), 0, levels));
+    REQUIRE(levels.empty());
+  }
 }

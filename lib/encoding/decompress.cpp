@@ -11,6 +11,7 @@
 #include "common/recycled.h"
 #include "encoding/bitpacking.h"
 #include "encoding/registry.h"
+#include "encoding/rle.h"
 #include "encoding/sizes.h"
 #include "encoding/variable.h"
 
@@ -94,6 +95,7 @@ std::vector<uint16_t> decode_levels(const pb::CompressiveEncoding& enc, ByteView
   // (common/recycled.h; DecodedChunks gives them back).
   std::vector<uint16_t> levels = Recycled<uint16_t>::take(num_levels);
   if (out_of_line_bitpacking_u16(enc, buffer, num_levels, levels)) return levels;
+  if (rle_levels_u16(enc, buffer, num_levels, levels)) return levels;
   const DataBlock block = decode_block(enc, buffer, num_levels);
   check_corrupt(!block.all_null && !block.is_variable(), "levels did not decode to fixed-width integers");
   check_corrupt(block.num_values == num_levels, "levels decoded {} values, expected {}", block.num_values, num_levels);

@@ -107,8 +107,14 @@ uint64_t rle_total_length(ByteView run_lengths, unsigned length_bits) {
   });
 }
 
-Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, unsigned length_bits, uint64_t num_values,
-                 bool clamp_overflow) {
+namespace {
+
+/// rle_expand into storage of the caller's: checks the runs against `num_values` (before
+/// anything is allocated), calls `room(bytes)` for the output, which must return at least
+/// `bytes` writable bytes (the values plus kRunOvershoot of slack), and expands the runs there.
+template <typename Room>
+void expand_rle_into(ByteView values, ByteView run_lengths, unsigned value_bits, unsigned length_bits,
+                     uint64_t num_values, bool clamp_overflow, Room&& room) {
   const uint64_t runs = run_count(values, run_lengths, value_bits, length_bits);
   const uint64_t value_bytes = value_bits / 8;
   const uint64_t out_bytes = checked_value_bytes(num_values, value_bits, "Rle output");
@@ -116,19 +122,19 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
   const uint64_t max_run = length_bits >= 64 ? UINT64_MAX : (uint64_t{1} << length_bits) - 1;
   check_corrupt(runs > 0 ? num_values / runs <= max_run : num_values == 0, "Rle: {} runs cannot encode {} values", runs,
                 num_values);
-  Bytes out(out_bytes + kRunOvershoot);
+  uint8_t* const out = room(out_bytes + kRunOvershoot);
   uint64_t produced = 0;
   bool cut = false;
   const uint64_t next_run = with_length_word(length_bits, [&]<typename L>() {
     switch (value_bytes) {
       case 1:
-        return expand_runs<uint8_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+        return expand_runs<uint8_t, L>(values.data(), run_lengths.data(), runs, out, num_values, produced, cut);
       case 2:
-        return expand_runs<uint16_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+        return expand_runs<uint16_t, L>(values.data(), run_lengths.data(), runs, out, num_values, produced, cut);
       case 4:
-        return expand_runs<uint32_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+        return expand_runs<uint32_t, L>(values.data(), run_lengths.data(), runs, out, num_values, produced, cut);
       default:
-        return expand_runs<uint64_t, L>(values.data(), run_lengths.data(), runs, out.data(), num_values, produced, cut);
+        return expand_runs<uint64_t, L>(values.data(), run_lengths.data(), runs, out, num_values, produced, cut);
     }
   });
   check_corrupt(!cut || clamp_overflow, "Rle: runs encode more than the expected {} values", num_values);
@@ -138,7 +144,18 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
     const uint64_t rest = rle_total_length(run_lengths.slice(next_run * (length_bits / 8)), length_bits);
     check_corrupt(rest == 0, "Rle: runs encode more than the expected {} values", num_values);
   }
-  out.resize(out_bytes);  // drops the slack (the capacity stays)
+}
+
+}  // namespace
+
+Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, unsigned length_bits, uint64_t num_values,
+                 bool clamp_overflow) {
+  Bytes out;
+  expand_rle_into(values, run_lengths, value_bits, length_bits, num_values, clamp_overflow, [&](uint64_t bytes) {
+    out.resize(bytes);
+    return out.data();
+  });
+  out.resize(checked_value_bytes(num_values, value_bits, "Rle output"));  // drops the slack (the capacity stays)
   return out;
 }
 
@@ -250,6 +267,26 @@ std::optional<uint64_t> rle_block_num_values(const pb::CompressiveEncoding& enc,
       flat_bits(require(rle.has_run_lengths(), rle.run_lengths(), "Rle run-lengths encoding"), "Rle run lengths");
   if (buffer.empty()) return 0;
   return rle_total_length(split_rle_block(buffer).run_lengths, word_bits_of(length_bits, "Rle run lengths"));
+}
+
+bool rle_levels_u16(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_levels,
+                    std::vector<uint16_t>& levels) {
+  if (enc.compression_case() != EncodingCase::kRle) return false;
+  const pb::Rle& rle = enc.rle();
+  if (!rle.has_values() || !rle.has_run_lengths() || !rle_children_flat(rle)) return false;
+  const FlatChildBits bits = flat_child_bits(rle);
+  if (bits.values != 16) return false;
+  levels.clear();
+  if (num_levels == 0 && buffer.empty()) return true;
+  const RleBlockParts parts = split_rle_block(buffer);
+  static_assert(kRunOvershoot % sizeof(uint16_t) == 0);
+  expand_rle_into(parts.values, parts.run_lengths, 16, word_bits_of(bits.run_lengths, "Rle run lengths"), num_levels,
+                  /*clamp_overflow=*/false, [&](uint64_t bytes) {
+                    levels.resize(bytes / sizeof(uint16_t));
+                    return reinterpret_cast<uint8_t*>(levels.data());
+                  });
+  levels.resize(num_levels);
+  return true;
 }
 
 std::string describe_rle(const pb::CompressiveEncoding& enc) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "common/bytes.h"
 #include "encoding/registry.h"
@@ -41,5 +42,14 @@ DataBlock rle_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_
 /// The sum of the run lengths of a block-form buffer.
 std::optional<uint64_t> rle_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer);
 std::string describe_rle(const pb::CompressiveEncoding& enc);
+
+/// Levels (repetition or definition, docs/format.md §5.2) stored as block-form `Rle` of 16-bit
+/// Flat values and Flat run lengths, as Lance 2.2 writes them, expanded straight into `levels`
+/// (resized to `num_levels`): decode_levels' path without a temporary block, one allocation
+/// and one copy less per level buffer of every mini-block chunk. Returns false, leaving
+/// `levels` as it was, for any other encoding; throws like rle_block otherwise, the count
+/// checked against the decode limit before anything is allocated.
+bool rle_levels_u16(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_levels,
+                    std::vector<uint16_t>& levels);
 
 }  // namespace lance::encoding
