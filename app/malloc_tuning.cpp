@@ -1,5 +1,6 @@
 #include "app/malloc_tuning.h"
 
+#include <dirent.h>
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -18,6 +19,34 @@
 #include "common/thread_start.h"
 
 namespace lance::app {
+
+/// The feature bits of each virtio balloon device (sysfs: one '0'/'1' per bit, bit 0 first).
+std::vector<std::string> balloon_features() {
+  std::vector<std::string> out;
+  const std::string dir = "/sys/bus/virtio/drivers/virtio_balloon";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return out;  // no balloon driver: bare metal, or a VM without one
+  while (const dirent* e = ::readdir(d)) {
+    if (std::strncmp(e->d_name, "virtio", 6) != 0) continue;  // the devices: virtio0, ...
+    std::FILE* f = std::fopen((dir + "/" + e->d_name + "/features").c_str(), "r");
+    if (!f) continue;
+    char text[512] = {};
+    const size_t n = std::fread(text, 1, sizeof text - 1, f);
+    std::fclose(f);
+    out.emplace_back(text, n);
+  }
+  ::closedir(d);
+  return out;
+}
+
+bool huge_pages_wanted(const char* setting, const std::vector<std::string>& balloon_features) {
+  if (setting && std::strcmp(setting, "0") == 0) return false;
+  if (setting && std::strcmp(setting, "1") == 0) return true;
+  constexpr size_t kReportingBit = 5;  // VIRTIO_BALLOON_F_REPORTING
+  for (const auto& bits : balloon_features)
+    if (bits.size() > kReportingBit && bits[kReportingBit] == '1') return false;
+  return true;
+}
 
 namespace {
 
@@ -80,7 +109,16 @@ void skip_to_huge_page(uintptr_t top, uintptr_t boundary) {
 /// in the stretch may be touched before the advice, or its 2 MiB gets a page table of 4 KiB
 /// pages: the growth pads nothing (M_TOP_PAD 0), so the one header malloc writes there, the
 /// new top's, lies at the stretch's end, which the advice leaves out.
+/// Why huge_pages_wanted decided as it did (for log_malloc_tuning).
+const char* huge_pages_reason = "";
+
 [[maybe_unused]] void advise_heap_huge_pages() {  // not called under AddressSanitizer
+  const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
+  const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
+  if (!huge_pages_wanted(setting, unset ? balloon_features() : std::vector<std::string>{})) {
+    huge_pages_reason = unset ? " (free page reporting to the hypervisor)" : " (LANCE_CLI_HUGE_PAGES=0)";
+    return;
+  }
   if (!kernel_allows_huge_pages()) return;
   ::mallopt(M_TOP_PAD, 0);
   auto* before = static_cast<char*>(::sbrk(0));
@@ -154,8 +192,8 @@ void log_malloc_tuning() {
   }
   spdlog::debug(
       "malloc: at most {} heaps, freed memory kept; transparent huge pages for the main heap's first {} MiB and "
-      "each thread's heap {}",
-      heaps(), kAdvisedHeapBytes >> 20, heap_advised ? "on" : "off");
+      "each thread's heap {}{}",
+      heaps(), kAdvisedHeapBytes >> 20, heap_advised ? "on" : "off", huge_pages_reason);
 }
 
 }  // namespace lance::app

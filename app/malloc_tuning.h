@@ -1,6 +1,9 @@
 // glibc malloc settings for a reader that allocates and frees page-sized buffers.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace lance::app {
 
 /// Asks glibc malloc (mallopt) to serve every block from its heaps instead of fresh mmaps
@@ -28,9 +31,27 @@ namespace lance::app {
 /// and 43 ms on a 2-core VM). The tunable is read only at program start, so using it meant
 /// executing the program a second time, which cost every command 1.3-1.7 ms (a 2048-row take
 /// of 10 M scalars: 5.1 -> 3.8 ms); memory beyond the stretch gets ordinary pages.
+/// The huge pages are left out where huge_pages_wanted says so.
 /// Does nothing when LANCE_CLI_MALLOC_TUNING=0. Call first thing in main, before any thread
 /// starts.
 void tune_malloc();
+
+/// Whether tune_malloc advises the heaps for transparent huge pages. `setting` is
+/// LANCE_CLI_HUGE_PAGES (null when unset): "0" no, "1" yes. Otherwise yes, unless the machine is
+/// a VM that reports its free memory to the hypervisor (free page reporting: a virtio balloon
+/// device whose feature bits, one '0'/'1' character per bit from bit 0 as sysfs lists them in
+/// `balloon_features`, have VIRTIO_BALLOON_F_REPORTING, bit 5, set). There the host drops the
+/// 2 MiB blocks the guest frees (Linux reports blocks of page_reporting_order 9, after 2 s
+/// idle), and the first touch of a huge page that lands on one waits for the host to supply it
+/// again: on a 2-core VM a 3 MB read buffer took 10 ms to fault in instead of 1 ms, a
+/// 2048-row text take 89 ms instead of 33 ms after 3 s idle; with 4 KiB pages the same runs
+/// were level or faster warm (docs/performance.md, 2026-12-07). Pure: reads nothing itself.
+bool huge_pages_wanted(const char* setting, const std::vector<std::string>& balloon_features);
+
+/// The feature bits of each virtio balloon device of this machine, as sysfs lists them
+/// (/sys/bus/virtio/drivers/virtio_balloon/virtio*/features); empty on bare metal or a VM
+/// without one.
+std::vector<std::string> balloon_features();
 
 /// Logs (debug, -vv) which of the settings above this process runs with.
 void log_malloc_tuning();

@@ -15,6 +15,7 @@
 #include <future>
 #include <sstream>
 
+#include "../app/malloc_tuning.h"
 #include "../app/storage_config.h"
 #include "cli_env.h"
 #include "cli_runner.h"
@@ -514,6 +515,22 @@ TEST_CASE("decoding on the pool's threads, each with its own heap, gives the unt
   CHECK(tuned.out == plain.out);
 }
 
+TEST_CASE("huge pages: LANCE_CLI_HUGE_PAGES decides, else not on a VM reporting free pages", "[cli][malloc]") {
+  using lance::app::huge_pages_wanted;
+  const std::string reporting = "0110010100000000000000000000000010000000";  // bit 5 set
+  const std::string no_reporting = "0110000100000000000000000000000010000000";
+  CHECK(huge_pages_wanted(nullptr, {}));  // bare metal, or no balloon device
+  CHECK(huge_pages_wanted(nullptr, {no_reporting}));
+  CHECK_FALSE(huge_pages_wanted(nullptr, {reporting}));
+  CHECK_FALSE(huge_pages_wanted(nullptr, {no_reporting, reporting}));
+  CHECK_FALSE(huge_pages_wanted(nullptr, {"000001"}));
+  CHECK(huge_pages_wanted(nullptr, {"00000"}));  // too short to hold bit 5
+  CHECK(huge_pages_wanted("1", {reporting}));
+  CHECK_FALSE(huge_pages_wanted("0", {}));
+  CHECK(huge_pages_wanted("yes", {}));  // anything else: decided by the machine
+  CHECK_FALSE(huge_pages_wanted("", {reporting}));
+}
+
 TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers them", "[cli][malloc]") {
   std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode;
@@ -523,12 +540,25 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
 #else
   const bool offered = !mode.empty() && mode.find("[never]") == std::string::npos;
 #endif
+  // Unless the VM reports free pages to its hypervisor (app/malloc_tuning.h).
+  const bool wanted = lance::app::huge_pages_wanted(nullptr, lance::app::balloon_features());
   const std::string s = sample();
   const auto tuned = run_cli({"-vv", "count", s});
   REQUIRE(tuned.exit_code == 0);
-  CHECK(contains(tuned.err,
-                 offered ? "transparent huge pages for the main heap's first 256 MiB and each thread's heap on"
-                         : "transparent huge pages for the main heap's first 256 MiB and each thread's heap off"));
+  CHECK(
+      contains(tuned.err, offered && wanted
+                              ? "transparent huge pages for the main heap's first 256 MiB and each thread's heap on"
+                              : "transparent huge pages for the main heap's first 256 MiB and each thread's heap off"));
+  {
+    ScopedEnv on("LANCE_CLI_HUGE_PAGES", "1");
+    CHECK(contains(run_cli({"-vv", "count", s}).err, offered ? "each thread's heap on" : "each thread's heap off"));
+  }
+  {
+    ScopedEnv no("LANCE_CLI_HUGE_PAGES", "0");
+    const auto r = run_cli({"-vv", "count", s});
+    CHECK(contains(r.err, "each thread's heap off"));
+    CHECK(r.out == tuned.out);
+  }
   CHECK(contains(tuned.err, "at most 1 heaps"));
   {
     ScopedEnv heaps("LANCE_CLI_MALLOC_HEAPS", "3");
