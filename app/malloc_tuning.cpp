@@ -112,13 +112,18 @@ void skip_to_huge_page(uintptr_t top, uintptr_t boundary) {
 /// Why huge_pages_wanted decided as it did (for log_malloc_tuning).
 const char* huge_pages_reason = "";
 
-[[maybe_unused]] void advise_heap_huge_pages() {  // not called under AddressSanitizer
+/// huge_pages_wanted for this process (its environment and machine), noting why not. Reads
+/// sysfs, which allocates: called before tune_malloc sets M_TOP_PAD, so that the heap does not
+/// grow by the pad before advise_heap_huge_pages measures its top.
+[[maybe_unused]] bool decide_huge_pages() {
   const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
   const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
-  if (!huge_pages_wanted(setting, unset ? balloon_features() : std::vector<std::string>{})) {
-    huge_pages_reason = unset ? " (free page reporting to the hypervisor)" : " (LANCE_CLI_HUGE_PAGES=0)";
-    return;
-  }
+  if (huge_pages_wanted(setting, unset ? balloon_features() : std::vector<std::string>{})) return true;
+  huge_pages_reason = unset ? " (free page reporting to the hypervisor)" : " (LANCE_CLI_HUGE_PAGES=0)";
+  return false;
+}
+
+[[maybe_unused]] void advise_heap_huge_pages() {  // not called under AddressSanitizer
   if (!kernel_allows_huge_pages()) return;
   ::mallopt(M_TOP_PAD, 0);
   auto* before = static_cast<char*>(::sbrk(0));
@@ -175,12 +180,15 @@ extern "C" char end;  // the end of the program's data: the main heap (brk) lies
 
 void tune_malloc() {
   if (tuning_off()) return;
+#if !defined(__SANITIZE_ADDRESS__)
+  const bool huge_pages = decide_huge_pages();
+#endif
   ::mallopt(M_MMAP_MAX, 0);
   ::mallopt(M_TOP_PAD, kHeapTopPad);
   ::mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
   ::mallopt(M_ARENA_MAX, static_cast<int>(heaps()));
 #if !defined(__SANITIZE_ADDRESS__)
-  advise_heap_huge_pages();
+  if (huge_pages) advise_heap_huge_pages();
   if (heap_advised && heaps() > 1) set_thread_start_hook(&advise_thread_heap);
 #endif
 }

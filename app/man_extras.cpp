@@ -61,6 +61,9 @@ ManPageExtras lance_man_page_extras() {
       {"LANCE_CLI_DECODE_TASKS",
        "pool or inline: where decoding runs (default: pool for scans and for takes of 1 MiB or more, inline "
        "for smaller takes)."},
+      {"LANCE_CLI_HUGE_PAGES",
+       "0: no transparent huge pages for the malloc heaps; 1: huge pages. Default: huge pages, except on a VM "
+       "that reports its free memory to the hypervisor (virtio balloon free page reporting)."},
       {"LANCE_CLI_MALLOC_HEAPS",
        "How many malloc heaps the threads may use, 1 to 64 (default: 1). More: faster decoding on the pool, more "
        "memory on scans of long strings."},

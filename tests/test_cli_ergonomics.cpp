@@ -541,7 +541,8 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   const bool offered = !mode.empty() && mode.find("[never]") == std::string::npos;
 #endif
   // Unless the VM reports free pages to its hypervisor (app/malloc_tuning.h).
-  const bool wanted = lance::app::huge_pages_wanted(nullptr, lance::app::balloon_features());
+  const bool wanted =
+      lance::app::huge_pages_wanted(std::getenv("LANCE_CLI_HUGE_PAGES"), lance::app::balloon_features());
   const std::string s = sample();
   const auto tuned = run_cli({"-vv", "count", s});
   REQUIRE(tuned.exit_code == 0);

@@ -60,6 +60,12 @@ TEST_CASE("read cost: take_bytes counts each row's share and the holes the coale
   CHECK(take_bytes(scattered, 0, size, 65536) == 0);
   const std::vector<uint64_t> two = {0, n - 1};
   CHECK(take_bytes(two, n, size, 1ull << 40) == size);  // never more than the file
+  // Repeats (a take of rows in order keeps them) are fetched once: no hole, no second share.
+  const std::vector<uint64_t> repeated = {7, 7, 7, 7, 7, 7, 7, 7};
+  CHECK(take_bytes(repeated, n, size, 65536) == 20);
+  std::vector<uint64_t> run_twice;
+  for (uint64_t r : run) run_twice.insert(run_twice.end(), {r, r});
+  CHECK(take_bytes(run_twice, n, size, 65536) == 2048 * 20);
 }
 
 TEST_CASE("read cost: projected_share from the schema's fixed widths", "[read_cost]") {

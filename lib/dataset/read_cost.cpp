@@ -25,9 +25,11 @@ uint64_t fixed_bits(const DataType& t) {
 uint64_t take_bytes(std::span<const uint64_t> rows, uint64_t n, uint64_t size, uint64_t gap) {
   if (n == 0 || rows.empty()) return 0;
   const double per_row = static_cast<double>(size) / static_cast<double>(n);
-  double total = per_row * static_cast<double>(rows.size());
-  for (size_t i = 0; i + 1 < rows.size(); ++i)
-    total += std::min(per_row * static_cast<double>(rows[i + 1] - rows[i] - 1), static_cast<double>(gap));
+  double total = per_row;
+  for (size_t i = 0; i + 1 < rows.size(); ++i) {
+    if (rows[i + 1] <= rows[i]) continue;  // a repeat is fetched once
+    total += per_row + std::min(per_row * static_cast<double>(rows[i + 1] - rows[i] - 1), static_cast<double>(gap));
+  }
   return total >= static_cast<double>(size) ? size : static_cast<uint64_t>(total);
 }
 

@@ -58,6 +58,6 @@ struct DataBlock {
 
 // std::vector<DataBlock> (and of structs holding one) moves its elements when it grows only
 // if this holds; otherwise it copies every decoded page.
-static_assert(std::is_nothrow_move_constructible_v<DataBlock> && std::is_nothrow_move_assignable_v<DataBlock>);
+static_assert(std::is_nothrow_move_constructible_v<DataBlock>);
 
 }  // namespace lance::encoding

@@ -32,7 +32,7 @@ class FieldReader {
     virtual ~Pending() = default;
     std::vector<RowRange> ranges;
   };
-  /// Reading `ranges` (sorted, non-overlapping, non-empty) is planned, then submitted, so
+  /// Reading `ranges` (sorted, non-empty; repeats as row_ranges makes them) is planned, then submitted, so
   /// that I/O may run while the caller does other work and the metadata of every field of a
   /// file goes out in one request (read/page_batch_planner.h):
   ///   auto p = reader.plan(ranges, rounds);   // no I/O; metadata needs added to `rounds`

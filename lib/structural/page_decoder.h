@@ -54,7 +54,8 @@ class PageDecoder {
   virtual ~PageDecoder() = default;
 
   /// Byte ranges (absolute file offsets) that must be loaded before `data_ranges(rows)`;
-  /// empty when nothing (more) is needed. `rows` are sorted, non-overlapping, non-empty.
+  /// empty when nothing (more) is needed. `rows` are sorted and non-empty; a range may repeat
+  /// the row the one before ends with (read::FileRowReader::row_ranges), decoded again.
   virtual std::vector<io::ByteRange> metadata_ranges(std::span<const RowRange> rows) = 0;
   /// Takes the bytes of the last `metadata_ranges(rows)` / `more_metadata_ranges(rows)`
   /// answer, in the same order.
