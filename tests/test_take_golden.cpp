@@ -12,6 +12,25 @@
 
 using namespace lance::testing;
 
+namespace {
+
+/// `take FILE --rows arg` gives the golden's row rows[i] as its line i.
+void check_take(const FileFixture& fx, const std::string& arg, const std::vector<uint64_t>& rows) {
+  auto r = run_cli({"take", fx.file, "--rows", arg, "-f", "jsonl"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto want = lines(golden_text(fx, "jsonl"));
+  REQUIRE(want.size() == fx.num_rows);
+  auto got = lines(r.out);
+  REQUIRE(got.size() == rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    INFO("request " << i << " row " << rows[i]);
+    CHECK(got[i] == want[rows[i]]);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("take returns Lance's rows in the order asked", "[take][golden]") {
   std::mt19937_64 rng(42);
   for (const auto& fx : file_fixtures()) {
@@ -28,19 +47,7 @@ TEST_CASE("take returns Lance's rows in the order asked", "[take][golden]") {
     uint64_t a = n / 2, b = std::min(n - 1, n / 2 + 3);
     arg += std::to_string(a) + "-" + std::to_string(b);
     for (uint64_t r = a; r <= b; ++r) rows.push_back(r);
-    DYNAMIC_SECTION(fx.name) {
-      auto r = run_cli({"take", fx.file, "--rows", arg, "-f", "jsonl"});
-      INFO(r.err);
-      REQUIRE(r.exit_code == 0);
-      const auto want = lines(golden_text(fx, "jsonl"));
-      REQUIRE(want.size() == n);
-      auto got = lines(r.out);
-      REQUIRE(got.size() == rows.size());
-      for (size_t i = 0; i < rows.size(); ++i) {
-        INFO("request " << i << " row " << rows[i]);
-        CHECK(got[i] == want[rows[i]]);
-      }
-    }
+    DYNAMIC_SECTION(fx.name) { check_take(fx, arg, rows); }
   }
 }
 
@@ -63,19 +70,7 @@ TEST_CASE("take of rows in order with repeats decodes each repeat as a row of it
     std::sort(rows.begin(), rows.end());
     std::string arg;
     for (uint64_t r : rows) arg += (arg.empty() ? "" : ",") + std::to_string(r);
-    DYNAMIC_SECTION(fx.name) {
-      auto r = run_cli({"take", fx.file, "--rows", arg, "-f", "jsonl"});
-      INFO(r.err);
-      REQUIRE(r.exit_code == 0);
-      const auto want = lines(golden_text(fx, "jsonl"));
-      REQUIRE(want.size() == n);
-      auto got = lines(r.out);
-      REQUIRE(got.size() == rows.size());
-      for (size_t i = 0; i < rows.size(); ++i) {
-        INFO("request " << i << " row " << rows[i]);
-        CHECK(got[i] == want[rows[i]]);
-      }
-    }
+    DYNAMIC_SECTION(fx.name) { check_take(fx, arg, rows); }
   }
 }
 
