@@ -102,6 +102,23 @@ void skip_to_huge_page(uintptr_t top, uintptr_t boundary) {
   kept_blocks.push_back(block);
 }
 
+/// Why huge_pages_wanted decided as it did (for log_malloc_tuning).
+const char* huge_pages_reason = "";
+
+/// Whether this process advises its heaps for huge pages: huge_pages_wanted for its
+/// environment and machine, and the kernel's mode allows them; notes why not. Reads sysfs,
+/// which allocates: called before tune_malloc sets M_TOP_PAD, so that the heap does not grow by
+/// the pad before advise_heap_huge_pages measures its top.
+[[maybe_unused]] bool decide_huge_pages() {
+  const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
+  const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
+  if (!huge_pages_wanted(setting, unset ? balloon_features() : std::vector<std::string>{})) {
+    huge_pages_reason = unset ? " (free page reporting to the hypervisor)" : " (LANCE_CLI_HUGE_PAGES=0)";
+    return false;
+  }
+  return kernel_allows_huge_pages();
+}
+
 /// Grows the heap once by kAdvisedHeapBytes (a block that size taken from the heap's top and
 /// freed again at once: M_TRIM_THRESHOLD keeps the space) and advises that stretch for
 /// transparent huge pages, as glibc.malloc.hugetlb=1 would (which needs the tunable at
@@ -109,22 +126,7 @@ void skip_to_huge_page(uintptr_t top, uintptr_t boundary) {
 /// in the stretch may be touched before the advice, or its 2 MiB gets a page table of 4 KiB
 /// pages: the growth pads nothing (M_TOP_PAD 0), so the one header malloc writes there, the
 /// new top's, lies at the stretch's end, which the advice leaves out.
-/// Why huge_pages_wanted decided as it did (for log_malloc_tuning).
-const char* huge_pages_reason = "";
-
-/// huge_pages_wanted for this process (its environment and machine), noting why not. Reads
-/// sysfs, which allocates: called before tune_malloc sets M_TOP_PAD, so that the heap does not
-/// grow by the pad before advise_heap_huge_pages measures its top.
-[[maybe_unused]] bool decide_huge_pages() {
-  const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
-  const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
-  if (huge_pages_wanted(setting, unset ? balloon_features() : std::vector<std::string>{})) return true;
-  huge_pages_reason = unset ? " (free page reporting to the hypervisor)" : " (LANCE_CLI_HUGE_PAGES=0)";
-  return false;
-}
-
 [[maybe_unused]] void advise_heap_huge_pages() {  // not called under AddressSanitizer
-  if (!kernel_allows_huge_pages()) return;
   ::mallopt(M_TOP_PAD, 0);
   auto* before = static_cast<char*>(::sbrk(0));
   void* grow = std::malloc(kAdvisedHeapBytes);

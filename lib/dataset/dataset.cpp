@@ -511,12 +511,7 @@ RecordBatch DatasetRowReader::take(std::span<const uint64_t> rows) {
   for (uint64_t r : rows)
     if (r >= n) throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(path()), n);
   std::vector<uint64_t> sorted(rows.begin(), rows.end());
-  // Rows in order keep their repeats: the fragments' readers decode a repeated row twice
-  // (read::FileRowReader::row_ranges), which costs less than gathering the repeats afterwards.
-  if (std::adjacent_find(sorted.begin(), sorted.end(), std::greater<>()) != sorted.end()) {
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  }
+  read::order_take_rows(sorted);
   // Every needed row once (or as often as it is asked for, in order), fragment by fragment.
   std::vector<std::pair<size_t, std::vector<uint64_t>>> groups;  // per fragment touched: its rows
   for (size_t i = 0; i < sorted.size();) {

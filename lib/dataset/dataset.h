@@ -145,7 +145,8 @@ class DatasetRowReader final : public TableReader {
   std::unique_ptr<PendingChunk> start_chunk(std::shared_ptr<FragmentState> state, uint64_t begin, uint64_t end,
                                             read::DecodeMode mode);
   RecordBatch finish_chunk(std::unique_ptr<PendingChunk> pending);
-  /// Visible rows `rows` (sorted, each repeat taken again, counted within the fragment) of fragment `index`.
+  /// Visible rows `rows` (sorted, each repeat taken again, counted within the fragment) of
+  /// fragment `index`.
   RecordBatch take_from_fragment(size_t index, const std::vector<uint64_t>& rows);
   RecordBatch take_from_state(const std::shared_ptr<FragmentState>& st, const std::vector<uint64_t>& rows) const;
   /// Table-shaped columns from the data files' batches (one per reader of `st`).

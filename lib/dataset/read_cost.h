@@ -22,8 +22,8 @@ namespace lance::dataset {
 uint64_t fixed_bits(const DataType& type);
 
 /// Bytes of a data file of `size` bytes and `n` rows that reading the sorted rows `rows` (each
-/// < n; a repeated row counts once) fetches over a network whose reads are coalesced across holes up to
-/// `gap` bytes. Estimated with the file's bytes spread evenly over its rows: each row's own
+/// < n; a repeated row counts once) fetches over a network whose reads are coalesced across
+/// holes up to `gap` bytes. Estimated with the file's bytes spread evenly over its rows: each row's own
 /// share (size / n), plus the hole up to the next row, up to `gap`. Scattered rows of a file
 /// with small rows thus cost all of it; a run of contiguous rows only its share. At most `size`.
 uint64_t take_bytes(std::span<const uint64_t> rows, uint64_t n, uint64_t size, uint64_t gap);

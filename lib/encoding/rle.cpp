@@ -155,7 +155,7 @@ Bytes rle_expand(ByteView values, ByteView run_lengths, unsigned value_bits, uns
     out.resize(bytes);
     return out.data();
   });
-  out.resize(checked_value_bytes(num_values, value_bits, "Rle output"));  // drops the slack (the capacity stays)
+  out.resize(out.size() - kRunOvershoot);  // drops the slack (the capacity stays)
   return out;
 }
 

@@ -47,8 +47,9 @@ class ColumnReader {
   };
 
   /// Plans reading `ranges` (file rows; sorted, non-empty, within the column; a range may
-  /// repeat the row the one before ends with): no I/O; the touched pages' metadata reads are added to `rounds`, whose
-  /// `run` must come before `submit`. `*result` must outlive `rounds.run`.
+  /// repeat the row the one before ends with): no I/O; the touched pages' metadata reads are
+  /// added to `rounds`, whose `run` must come before `submit`. `*result` must outlive
+  /// `rounds.run`.
   std::unique_ptr<Pending> plan(std::span<const RowRange> ranges, MetadataRounds& rounds);
   /// Submits the data requests of `pending` (after the metadata rounds ran).
   void submit(Pending& pending);

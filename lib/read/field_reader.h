@@ -32,9 +32,9 @@ class FieldReader {
     virtual ~Pending() = default;
     std::vector<RowRange> ranges;
   };
-  /// Reading `ranges` (sorted, non-empty; repeats as row_ranges makes them) is planned, then submitted, so
-  /// that I/O may run while the caller does other work and the metadata of every field of a
-  /// file goes out in one request (read/page_batch_planner.h):
+  /// Reading `ranges` (sorted, non-empty; repeats as FileRowReader::row_ranges makes them) is
+  /// planned, then submitted, so that I/O may run while the caller does other work and the
+  /// metadata of every field of a file goes out in one request (read/page_batch_planner.h):
   ///   auto p = reader.plan(ranges, rounds);   // no I/O; metadata needs added to `rounds`
   ///   rounds.run(file.io(), priority);        // (once, for all fields)
   ///   reader.submit(*p);                      // data requests in flight

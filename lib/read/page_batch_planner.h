@@ -36,10 +36,9 @@ struct PageRows {
   bool operator==(const PageRows&) const = default;
 };
 
-/// Splits `ranges` (column rows; sorted, non-empty, a repeated row as a range of
-/// its own) by page. `page_starts`
-/// holds the first row of each page, then the column's row count. Pages no row touches are
-/// left out. Throws Error(corrupt) for a range that is empty or passes the last row.
+/// Splits `ranges` (column rows; sorted, non-empty, a repeated row as a range of its own) by
+/// page. `page_starts` holds the first row of each page, then the column's row count. Pages no
+/// row touches are left out. Throws Error(corrupt) for a range that is empty or passes the last row.
 std::vector<PageRows> split_rows_by_page(std::span<const uint64_t> page_starts, std::span<const RowRange> ranges);
 
 /// Where one page's data parts are in the planned requests: request `request`, parts

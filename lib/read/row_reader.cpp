@@ -100,20 +100,19 @@ RecordBatch FileRowReader::finish(std::unique_ptr<PendingBatch> pending) {
   return batch;
 }
 
+void order_take_rows(std::vector<uint64_t>& rows) {
+  if (std::adjacent_find(rows.begin(), rows.end(), std::greater<>()) == rows.end()) return;
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+}
+
 std::vector<structural::RowRange> FileRowReader::row_ranges(std::span<const uint64_t> rows,
                                                             std::vector<uint64_t>& sorted) const {
   for (uint64_t r : rows)
     if (r >= num_rows())
       throw_usage("row {} is out of range: {} has {} rows", r, io::display_location(file_->path()), num_rows());
   sorted.assign(rows.begin(), rows.end());
-  // Rows already in order (an index's partitions, a filter's matches, a sorted list with
-  // repeats) need no sort. A repeated row becomes a range of its own, so the decoders emit it
-  // twice: gathering the repeats afterwards (take_array) copied every column once more, a
-  // tenth of a 2048-row take of vectors.
-  if (std::adjacent_find(sorted.begin(), sorted.end(), std::greater<>()) != sorted.end()) {
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  }
+  order_take_rows(sorted);  // a repeated row becomes a range of its own
   std::vector<structural::RowRange> ranges;
   for (uint64_t r : sorted) {
     if (!ranges.empty() && ranges.back().end == r)

@@ -25,10 +25,9 @@ struct PagePart {
   bool operator==(const PagePart&) const = default;
 };
 
-/// The parts of the pages holding `ranges` (column rows; sorted, non-empty, a repeated row as a range of
-/// its own)
-/// of `col`, in row order: split_rows_by_page (read/page_batch_planner.h), flattened. Empty
-/// pages are left out; throws corrupt for a range past the last row.
+/// The parts of the pages holding `ranges` (column rows; sorted, non-empty, a repeated row as a
+/// range of its own) of `col`, in row order: split_rows_by_page (read/page_batch_planner.h),
+/// flattened. Empty pages are left out; throws corrupt for a range past the last row.
 std::vector<PagePart> page_parts(const V2_0Column& col, std::span<const RowRange> ranges);
 
 /// `T`: what a page decodes to (an array, list offsets).
