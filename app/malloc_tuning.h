@@ -31,22 +31,40 @@ namespace lance::app {
 /// and 43 ms on a 2-core VM). The tunable is read only at program start, so using it meant
 /// executing the program a second time, which cost every command 1.3-1.7 ms (a 2048-row take
 /// of 10 M scalars: 5.1 -> 3.8 ms); memory beyond the stretch gets ordinary pages.
-/// The huge pages are left out where huge_pages_wanted says so.
+/// The huge pages are left out where huge_pages_wanted says so (free page reporting and cheap
+/// 4 KiB page faults).
 /// Does nothing when LANCE_CLI_MALLOC_TUNING=0. Call first thing in main, before any thread
 /// starts.
 void tune_malloc();
 
+/// A 4 KiB page fault at least this slow (microseconds) makes huge pages worth their risk on a VM
+/// that reports free pages: under PVM (a hypervisor that shadows the guest's page tables) one
+/// costs 8-10 us, and a 2048-row take of the large nested table ran in 58-95 ms with 4 KiB pages
+/// against 23 ms with huge pages, 46-74 ms against 81-100 after 4 s idle; on a KVM VM with
+/// hardware paging one cost ~1.4 us, and there 4 KiB pages were level or faster
+/// (docs/performance.md, 2026-12-07).
+inline constexpr double kCostlyPageFaultMicros = 4.0;
+
 /// Whether tune_malloc advises the heaps for transparent huge pages. `setting` is
 /// LANCE_CLI_HUGE_PAGES (null when unset): "0" no, "1" yes. Otherwise yes, unless the machine is
-/// a VM that reports its free memory to the hypervisor (free page reporting: a virtio balloon
-/// device whose feature bits, one '0'/'1' character per bit from bit 0 as sysfs lists them in
-/// `balloon_features`, have VIRTIO_BALLOON_F_REPORTING, bit 5, set). There the host drops the
-/// 2 MiB blocks the guest frees (Linux reports blocks of page_reporting_order 9, after 2 s
-/// idle), and the first touch of a huge page that lands on one waits for the host to supply it
-/// again: on a 2-core VM a 3 MB read buffer took 10 ms to fault in instead of 1 ms, a
-/// 2048-row text take 89 ms instead of 33 ms after 3 s idle; with 4 KiB pages the same runs
-/// were level or faster warm (docs/performance.md, 2026-12-07). Pure: reads nothing itself.
-bool huge_pages_wanted(const char* setting, const std::vector<std::string>& balloon_features);
+/// a VM that reports its free memory to the hypervisor (`reports_free_pages`) and a 4 KiB page
+/// fault there is cheap (`page_fault_us`, from page_fault_micros, under
+/// kCostlyPageFaultMicros). Such a host drops the 2 MiB blocks the guest frees (Linux reports
+/// blocks of page_reporting_order after 2 s idle), and the first touch of a huge page that lands
+/// on one waits for the host to supply it again: on a 2-core KVM VM a 3 MB read buffer took
+/// 10 ms to fault in instead of 1 ms, a 2048-row text take 89 ms instead of 33 ms after 3 s idle;
+/// with 4 KiB pages the same runs were level or faster warm. Pure: reads nothing itself.
+bool huge_pages_wanted(const char* setting, bool reports_free_pages, double page_fault_us);
+
+/// Whether a virtio balloon device has free page reporting (VIRTIO_BALLOON_F_REPORTING, bit 5)
+/// among `balloon_features` (each one '0'/'1' character per feature bit from bit 0, as sysfs
+/// lists them in `balloon_features()`).
+bool reports_free_pages(const std::vector<std::string>& balloon_features);
+
+/// Microseconds the faster of two first writes to fresh anonymous 4 KiB pages took (a page
+/// fault each, the kernel zeroing the page included); 0 when no pages could be mapped. Costs
+/// the two faults and an mmap of 8 KiB, which stays mapped.
+double page_fault_micros();
 
 /// The feature bits of each virtio balloon device of this machine, as sysfs lists them
 /// (/sys/bus/virtio/drivers/virtio_balloon/virtio*/features); empty on bare metal or a VM

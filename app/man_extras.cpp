@@ -63,7 +63,8 @@ ManPageExtras lance_man_page_extras() {
        "for smaller takes)."},
       {"LANCE_CLI_HUGE_PAGES",
        "0: no transparent huge pages for the malloc heaps; 1: huge pages. Default: huge pages, except on a VM "
-       "that reports its free memory to the hypervisor (virtio balloon free page reporting)."},
+       "that reports its free memory to the hypervisor (virtio balloon free page reporting) where a 4 KiB page "
+       "fault takes under 4 us."},
       {"LANCE_CLI_MALLOC_HEAPS",
        "How many malloc heaps the threads may use, 1 to 64 (default: 1). More: faster decoding on the pool, more "
        "memory on scans of long strings."},
