@@ -39,10 +39,10 @@ void tune_malloc();
 
 /// A 4 KiB page fault at least this slow (microseconds) makes huge pages worth their risk on a VM
 /// that reports free pages: under PVM (a hypervisor that shadows the guest's page tables) one
-/// costs 8-10 us, and a 2048-row take of the large nested table ran in 58-95 ms with 4 KiB pages
-/// against 23 ms with huge pages, 46-74 ms against 81-100 after 4 s idle; on a KVM VM with
-/// hardware paging one cost ~1.4 us, and there 4 KiB pages were level or faster
-/// (docs/performance.md, 2026-12-07).
+/// costs 8-11 us, and a 2048-row take of the large nested table ran in 78-95 ms with 4 KiB pages
+/// against 23-27 ms with huge pages, and in 81-100 ms against 46-74 ms after 4 s idle; on a KVM
+/// VM with hardware paging a first touch cost ~1.4 us (64 MiB at 2.9 GB/s), and there 4 KiB
+/// pages were level or faster (docs/performance.md, 2026-12-07).
 inline constexpr double kCostlyPageFaultMicros = 4.0;
 
 /// Whether tune_malloc advises the heaps for transparent huge pages. `setting` is
@@ -61,9 +61,12 @@ bool huge_pages_wanted(const char* setting, bool reports_free_pages, double page
 /// lists them in `balloon_features()`).
 bool reports_free_pages(const std::vector<std::string>& balloon_features);
 
-/// Microseconds the faster of two first writes to fresh anonymous 4 KiB pages took (a page
-/// fault each, the kernel zeroing the page included); 0 when no pages could be mapped. Costs
-/// the two faults and an mmap of 8 KiB, which stays mapped.
+/// Microseconds the faster of two page faults took (the kernel zeroing the base page
+/// included, the clock's own cost not): two anonymous pages are written once, freed
+/// (MADV_DONTNEED) and written again, and the second writes are timed, so that a host
+/// supplying memory it had dropped does not count (a KVM guest's first touch after idle can
+/// wait ~9 us for it, which would read as dear). 0 when no pages could be mapped. Costs an
+/// 8 KiB mmap that stays mapped, two madvise calls and four faults: ~70 us under PVM.
 double page_fault_micros();
 
 /// The feature bits of each virtio balloon device of this machine, as sysfs lists them

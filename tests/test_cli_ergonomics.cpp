@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -542,7 +544,7 @@ TEST_CASE("huge pages: LANCE_CLI_HUGE_PAGES decides, else not on a VM reporting 
 
 TEST_CASE("page_fault_micros times a real page fault", "[cli][malloc]") {
   const double us = lance::app::page_fault_micros();
-  CHECK(us > 0);
+  CHECK(us >= 0);  // 0 on a clock too coarse to see one
   CHECK(us < 10000);
 }
 
@@ -558,6 +560,8 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   // Unless the VM reports free pages to its hypervisor and page faults are cheap
   // (app/malloc_tuning.h): a timing, so there either answer passes if the log gives the reason.
   const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
+  // Any value but "0" and "1" leaves the choice to the machine, as no value does.
+  const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
   const bool reporting = lance::app::reports_free_pages(lance::app::balloon_features());
   const std::string s = sample();
   const auto tuned = run_cli({"-vv", "count", s});
@@ -566,9 +570,13 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   const std::string heaps_off = "transparent huge pages for the main heap's first 256 MiB and each thread's heap off";
   if (!offered) {
     CHECK(contains(tuned.err, heaps_off));
-  } else if (setting == nullptr && reporting) {
-    CHECK((contains(tuned.err, heaps_on) || contains(tuned.err, heaps_off)));
-    CHECK(contains(tuned.err, "free page reporting to the hypervisor; a 4 KiB page fault took"));
+  } else if (unset && reporting) {
+    // The choice follows the fault time the log gives.
+    const std::string took = "a 4 KiB page fault took ";
+    const size_t at = tuned.err.find(took);
+    REQUIRE(at != std::string::npos);
+    const double us = std::strtod(tuned.err.c_str() + at + took.size(), nullptr);
+    CHECK(contains(tuned.err, us >= lance::app::kCostlyPageFaultMicros ? heaps_on : heaps_off));
   } else {
     CHECK(contains(tuned.err, lance::app::huge_pages_wanted(setting, reporting, 0) ? heaps_on : heaps_off));
   }
