@@ -47,9 +47,12 @@ bool reports_free_pages(const std::vector<std::string>& balloon_features) {
                      [](const std::string& bits) { return bits.size() > kReportingBit && bits[kReportingBit] == '1'; });
 }
 
+bool huge_pages_forced(const char* setting) {
+  return setting && (std::strcmp(setting, "0") == 0 || std::strcmp(setting, "1") == 0);
+}
+
 bool huge_pages_wanted(const char* setting, bool reports_free_pages, double page_fault_us) {
-  if (setting && std::strcmp(setting, "0") == 0) return false;
-  if (setting && std::strcmp(setting, "1") == 0) return true;
+  if (huge_pages_forced(setting)) return setting[0] == '1';
   return !reports_free_pages || page_fault_us >= kCostlyPageFaultMicros;
 }
 
@@ -145,10 +148,10 @@ std::string huge_pages_reason;
 /// the heap does not grow by the pad before advise_heap_huge_pages measures its top.
 [[maybe_unused]] bool decide_huge_pages() {
   const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
-  const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
-  const bool reporting = unset && reports_free_pages(balloon_features());
+  const bool forced = huge_pages_forced(setting);
+  const bool reporting = !forced && reports_free_pages(balloon_features());
   const double fault_us = reporting ? page_fault_micros() : 0;
-  if (!unset)
+  if (forced)
     huge_pages_reason = fmt::format(" (LANCE_CLI_HUGE_PAGES={})", setting);
   else if (reporting)
     huge_pages_reason =

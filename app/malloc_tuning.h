@@ -45,6 +45,10 @@ void tune_malloc();
 /// pages were level or faster (docs/performance.md, 2026-12-07).
 inline constexpr double kCostlyPageFaultMicros = 4.0;
 
+/// Whether `setting` (LANCE_CLI_HUGE_PAGES, null when unset) makes the choice itself: "0" or "1".
+/// Any other value leaves it to the machine, as no value does.
+bool huge_pages_forced(const char* setting);
+
 /// Whether tune_malloc advises the heaps for transparent huge pages. `setting` is
 /// LANCE_CLI_HUGE_PAGES (null when unset): "0" no, "1" yes. Otherwise yes, unless the machine is
 /// a VM that reports its free memory to the hypervisor (`reports_free_pages`) and a 4 KiB page

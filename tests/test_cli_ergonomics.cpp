@@ -12,7 +12,6 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -538,6 +537,12 @@ TEST_CASE("huge pages: LANCE_CLI_HUGE_PAGES decides, else not on a VM reporting 
   CHECK(huge_pages_wanted("1", true, cheap));
   CHECK_FALSE(huge_pages_wanted("0", false, 0));
   CHECK_FALSE(huge_pages_wanted("0", true, costly));
+  CHECK(lance::app::huge_pages_forced("0"));
+  CHECK(lance::app::huge_pages_forced("1"));
+  CHECK_FALSE(lance::app::huge_pages_forced(nullptr));
+  CHECK_FALSE(lance::app::huge_pages_forced(""));
+  CHECK_FALSE(lance::app::huge_pages_forced("yes"));
+  CHECK_FALSE(lance::app::huge_pages_forced("10"));
   CHECK(huge_pages_wanted("yes", false, 0));  // anything else: decided by the machine
   CHECK_FALSE(huge_pages_wanted("", true, cheap));
 }
@@ -560,8 +565,6 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   // Unless the VM reports free pages to its hypervisor and page faults are cheap
   // (app/malloc_tuning.h): a timing, so there either answer passes if the log gives the reason.
   const char* setting = std::getenv("LANCE_CLI_HUGE_PAGES");
-  // Any value but "0" and "1" leaves the choice to the machine, as no value does.
-  const bool unset = !setting || (std::strcmp(setting, "0") != 0 && std::strcmp(setting, "1") != 0);
   const bool reporting = lance::app::reports_free_pages(lance::app::balloon_features());
   const std::string s = sample();
   const auto tuned = run_cli({"-vv", "count", s});
@@ -570,7 +573,7 @@ TEST_CASE("lance-cli runs with transparent huge pages when the kernel offers the
   const std::string heaps_off = "transparent huge pages for the main heap's first 256 MiB and each thread's heap off";
   if (!offered) {
     CHECK(contains(tuned.err, heaps_off));
-  } else if (unset && reporting) {
+  } else if (!lance::app::huge_pages_forced(setting) && reporting) {
     // The choice follows the fault time the log gives.
     const std::string took = "a 4 KiB page fault took ";
     const size_t at = tuned.err.find(took);

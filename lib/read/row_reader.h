@@ -22,7 +22,6 @@ namespace lance::read {
 /// Default rows per output batch.
 inline constexpr uint64_t kDefaultBatchSize = 8192;
 
-/// Rows of a file, read field by field. Not thread-safe.
 /// Puts the rows of a take in the order it reads them: rows already in order (non-decreasing:
 /// an index's partitions, a filter's matches, `takeOffsets`' sorted lists) stay as they are,
 /// repeats included, which the decoders then emit again (FileRowReader::row_ranges); other rows
@@ -31,6 +30,7 @@ inline constexpr uint64_t kDefaultBatchSize = 8192;
 /// 2048-row take of vectors.
 void order_take_rows(std::vector<uint64_t>& rows);
 
+/// Rows of a file, read field by field. Not thread-safe.
 class FileRowReader {
  public:
   /// `options`: page batching, decode mode and the rep-index cache (the file was opened with
