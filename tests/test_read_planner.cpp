@@ -105,3 +105,56 @@ TEST_CASE("planner: a whole full-zip page is read without its repetition index",
   partial.read(3, 5);
   CHECK(counts(*file).requests - before.requests == 2);
 }
+
+TEST_CASE("planner: a scan's batches read the mini-block chunk they share once", "[planner]") {
+  // Page 0 of 'id': 600 rows in two chunks (512 and 88 values). Batches of 100 rows all but
+  // the last want chunk 0; each batch takes it from the read before instead of the file.
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  const auto type = file->schema().fields.at(0).arrow->type;
+  ColumnReader whole(file, 0, type, "id");
+  auto before = counts(*file);
+  const auto expected = whole.read(0, 600);
+  const uint64_t once = counts(*file).bytes - before.bytes;
+  const auto values_of = [](const lance::structural::LeafData& d) { return d.values.data; };
+
+  SECTION("each batch finished before the next is planned") {
+    ColumnReader reader(file, 0, type, "id");
+    before = counts(*file);
+    std::vector<uint8_t> got;
+    for (uint64_t b = 0; b < 600; b += 100) {
+      const auto part = values_of(reader.read(b, b + 100));
+      got.insert(got.end(), part.begin(), part.end());
+    }
+    CHECK(counts(*file).bytes - before.bytes == once);
+    CHECK(got == values_of(expected));
+  }
+  SECTION("the next batch planned and submitted before this one is finished, as a scan does") {
+    ColumnReader reader(file, 0, type, "id");
+    before = counts(*file);
+    std::vector<uint8_t> got;
+    RowRange r{0, 100};
+    auto pending = reader.start(std::span<const RowRange>(&r, 1));
+    for (uint64_t b = 100; b <= 600; b += 100) {
+      std::unique_ptr<ColumnReader::Pending> next;
+      if (b < 600) {
+        RowRange n{b, b + 100};
+        next = reader.start(std::span<const RowRange>(&n, 1));
+      }
+      const auto part = values_of(reader.finish(std::move(pending)));
+      got.insert(got.end(), part.begin(), part.end());
+      pending = std::move(next);
+    }
+    CHECK(counts(*file).bytes - before.bytes == once);
+    CHECK(got == values_of(expected));
+  }
+  SECTION("a batch whose predecessor is dropped unfinished reads the shared chunk itself") {
+    ColumnReader reader(file, 0, type, "id");
+    RowRange a{0, 100}, b{100, 200};
+    auto dropped = reader.start(std::span<const RowRange>(&a, 1));
+    auto kept = reader.start(std::span<const RowRange>(&b, 1));
+    dropped.reset();
+    const auto leaf = reader.finish(std::move(kept));
+    const auto all = values_of(expected);
+    CHECK(values_of(leaf) == std::vector<uint8_t>(all.begin() + 100 * 8, all.begin() + 200 * 8));
+  }
+}

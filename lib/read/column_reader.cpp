@@ -83,11 +83,28 @@ void ColumnReader::submit(Pending& pending) {
                  for (const auto& p : pending.pages)
                    data.push_back(with_context([&] { return fmt::format("page {}", p.page); },
                                                [&] { return decoder_for(p.page).data_ranges(p.local); }));
+                 share_with_last_read(pending, data);
                  BatchPlan batches = plan_page_batches(data, batch_budget_);
                  pending.slots = std::move(batches.pages);
                  for (auto& req : batches.requests)
                    pending.futures.push_back(file_->io().submit(std::move(req), pending.priority));
                });
+}
+
+void ColumnReader::share_with_last_read(Pending& pending, std::vector<std::vector<io::ByteRange>>& data) {
+  if (pending.pages.empty()) return;
+  std::optional<Tail> next;
+  if (!data.back().empty() && decoder_for(pending.pages.back().page).edge_ranges_shared()) {
+    next = Tail{pending.pages.back().page, data.back().back(), std::make_shared<std::optional<Bytes>>()};
+    pending.keep_tail = next->bytes;
+  }
+  if (tail_ && tail_->page == pending.pages.front().page && !data.front().empty() &&
+      data.front().front() == tail_->range) {
+    pending.shared_head = tail_->bytes;
+    pending.shared_head_range = tail_->range;
+    data.front().erase(data.front().begin());
+  }
+  tail_ = std::move(next);
 }
 
 std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRange> ranges) {
@@ -125,12 +142,14 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
           const auto& p = pending->pages[i];
           const auto& slot = pending->slots[i];
           std::vector<Bytes> mine;
+          if (i == 0 && pending->shared_head) mine.push_back(shared_head_bytes(*pending));
           if (slot.num_parts) {
             auto& r = results.at(slot.request);
-            mine.assign(
-                std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
+            mine.insert(
+                mine.end(), std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part)),
                 std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
           }
+          if (i + 1 == pending->pages.size() && pending->keep_tail && !mine.empty()) *pending->keep_tail = mine.back();
           // The decoder is found under this page's name; earlier pages join outside it.
           structural::PageDecoder& dec =
               with_context([&] { return fmt::format("page {}", p.page); },
@@ -151,6 +170,20 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
         if (!pending->pages.empty()) join(pending->pages.back().page);
         return out;
       });
+}
+
+Bytes ColumnReader::shared_head_bytes(Pending& pending) {
+  auto& slot = *pending.shared_head;
+  if (slot) {
+    Bytes b = std::move(*slot);
+    slot.reset();
+    return b;
+  }
+  // The read that was to leave these bytes was never finished (a scan stopped early, or
+  // reads finished out of order): they are read now.
+  auto parts = file_->io().read({pending.shared_head_range}, pending.priority);
+  check_internal(parts.size() == 1, "a read of one range returned {} parts", parts.size());
+  return std::move(parts.front());
 }
 
 LeafData ColumnReader::read_ranges(std::span<const RowRange> ranges) { return finish(start(ranges)); }

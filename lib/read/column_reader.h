@@ -5,6 +5,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -44,6 +45,13 @@ class ColumnReader {
     std::vector<std::future<std::vector<Bytes>>> futures;
     uint64_t num_rows = 0;
     uint64_t priority = 0;
+    /// The first page's first data range was not requested: the batch before wanted the
+    /// same range (a chunk holding rows of both) and its finish leaves the bytes here.
+    /// Null when every range was requested.
+    std::shared_ptr<std::optional<Bytes>> shared_head;
+    io::ByteRange shared_head_range;
+    /// Where finish leaves a copy of the last page's last data part, for the next batch.
+    std::shared_ptr<std::optional<Bytes>> keep_tail;
   };
 
   /// Plans reading `ranges` (file rows; sorted, non-empty, within the column; a range may
@@ -72,6 +80,11 @@ class ColumnReader {
 
  private:
   structural::PageDecoder& decoder_for(size_t page);
+  /// Drops the first range of `data` (per page of `pending`) when the last submitted read
+  /// ends with it (Tail), and makes `pending`'s last range the new tail.
+  void share_with_last_read(Pending& pending, std::vector<std::vector<io::ByteRange>>& data);
+  /// The bytes of `pending.shared_head_range`: left by the read before, or read now.
+  Bytes shared_head_bytes(Pending& pending);
   std::string context() const;
 
   std::shared_ptr<format::FileReader> file_;
@@ -80,6 +93,16 @@ class ColumnReader {
   std::string field_name_;
   std::vector<uint64_t> page_starts_;  // first row of each page, plus the end
   std::map<size_t, std::unique_ptr<structural::PageDecoder>> decoders_;
+  /// The last data range of the last submitted read (page and bytes' slot): a next read
+  /// whose first range is the same takes its bytes from that read's finish, not from the
+  /// file. A scan's batches share the mini-block chunk that holds rows of both
+  /// (structural/miniblock.cpp: read_pieces).
+  struct Tail {
+    size_t page = 0;
+    io::ByteRange range;
+    std::shared_ptr<std::optional<Bytes>> bytes;
+  };
+  std::optional<Tail> tail_;
   uint64_t batch_budget_;
   bool cache_rep_index_;
   bool keep_dictionaries_;

@@ -226,7 +226,7 @@ class MiniBlockDecoder final : public PageDecoder {
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
     const auto& data_buf = ctx_.page->buffers.at(1);
     std::vector<io::ByteRange> out;
-    for (auto [first, last] : chunk_runs(rows))
+    for (auto [first, last] : read_pieces(chunk_runs(rows)))
       out.push_back(
           {data_buf.offset + chunks_[first].offset, chunks_[last].offset + chunks_[last].size - chunks_[first].offset});
     return out;
@@ -240,6 +240,7 @@ class MiniBlockDecoder final : public PageDecoder {
   }
 
   bool decodes_in_place() const override { return true; }
+  bool edge_ranges_shared() const override { return true; }
   void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) override {
     if (rows.empty()) {
       if (out.num_rows == 0 && out.num_levels() == 0) out.layers = layers_;
@@ -248,8 +249,8 @@ class MiniBlockDecoder final : public PageDecoder {
     check_internal(initialized_, "mini-block page decoded before its metadata was loaded");
     // Decode every needed chunk once.
     std::vector<std::pair<size_t, size_t>> range_chunks;  // of each row range, found once
-    auto runs = chunk_runs(rows, &range_chunks);
-    check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} runs", parts.size(),
+    const auto runs = read_pieces(chunk_runs(rows, &range_chunks));
+    check_internal(parts.size() == runs.size(), "mini-block data read returned {} parts for {} pieces", parts.size(),
                    runs.size());
     size_t needed = 0;
     for (const auto& [first, last] : runs) needed += last - first + 1;
@@ -352,6 +353,27 @@ class MiniBlockDecoder final : public PageDecoder {
         runs.back().second = std::max(runs.back().second, last);
       else
         runs.emplace_back(first, last);
+    }
+    return runs;
+  }
+
+  /// The byte ranges a read of chunk `runs` asks for: the runs, with the first chunk of the
+  /// first run and the last chunk of the last run each a range of its own. Those are the
+  /// chunks a batch may share with the batch before or after it (a chunk holding rows of
+  /// both), and read::ColumnReader hands such a range's bytes from one batch's read to the
+  /// next instead of reading them twice. The scheduler merges the neighbouring ranges into
+  /// one read again.
+  static std::vector<std::pair<size_t, size_t>> read_pieces(std::vector<std::pair<size_t, size_t>> runs) {
+    if (runs.empty()) return runs;
+    if (runs.front().first < runs.front().second) {
+      const size_t c = runs.front().first;
+      runs.front().first = c + 1;
+      runs.insert(runs.begin(), {c, c});
+    }
+    if (runs.back().first < runs.back().second) {
+      const size_t c = runs.back().second;
+      runs.back().second = c - 1;
+      runs.emplace_back(c, c);
     }
     return runs;
   }

@@ -85,6 +85,11 @@ class PageDecoder {
   }
   /// Whether `decode_into` writes into `out` itself (no LeafData of its own to append).
   virtual bool decodes_in_place() const { return false; }
+  /// Whether `data_ranges` gives the first and the last piece a read shares with the reads of
+  /// the rows before and after it as ranges of their own (mini-block chunks: read_pieces in
+  /// miniblock.cpp), so that read::ColumnReader may pass such a range's bytes from one read to
+  /// the next instead of reading them again.
+  virtual bool edge_ranges_shared() const { return false; }
   /// Layout name for messages: "mini-block", "full-zip", "constant", ...
   virtual const char* layout_name() const = 0;
 };
