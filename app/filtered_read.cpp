@@ -235,14 +235,11 @@ void find_matches(dataset::TableReader& table, const expr::Filter& filter, const
   if (plan && read.estimate_savings) report.bytes_skipped = bytes_skipped(*ds, report.uses);
 }
 
-/// The reader of the filter's columns and `early` (a table with none named reads its first
-/// column: a filter such as `true` still needs the row count of each batch).
+/// The reader of the filter's columns (a table with none named reads its first column: a
+/// filter such as `true` still needs the row count of each batch).
 std::unique_ptr<dataset::TableReader> filter_reader(const ReopenTable& reopen, const expr::Filter& filter,
-                                                    const std::vector<std::string>& early,
                                                     const dataset::TableReader& any) {
   std::vector<std::string> columns = filter.columns;
-  for (const auto& name : early)
-    if (std::find(columns.begin(), columns.end(), name) == columns.end()) columns.push_back(name);
   if (columns.empty() && !any.schema().fields.empty()) columns.push_back(any.schema().fields[0].name);
   // Dictionary-encoded string pages stay dictionaries: `cat = 'gamma'` compares a page's
   // dozen values once, not a million rows' strings.
@@ -262,10 +259,6 @@ std::vector<std::string> early_columns(const dataset::TableReader& output, const
       out.push_back(f->name);
   return out;
 }
-
-}  // namespace
-
-namespace {
 
 /// Column `name` of `batch`.
 const ArrayPtr& column_named(const RecordBatch& batch, const std::string& name) {
@@ -302,9 +295,10 @@ struct PendingMatches {
 
 FilterReport read_filtered(dataset::TableReader& output, const ReopenTable& reopen, const FilteredRead& read,
                            const std::function<void(RecordBatch)>& sink) {
+  if (read.batch_size == 0) throw Error(ErrorKind::usage, "batch size must be at least 1");
   const expr::Filter filter = compile(output, read.expression);
   const std::vector<std::string> early = early_columns(output, filter);
-  auto filter_table = filter_reader(reopen, filter, early, output);
+  auto filter_table = filter_reader(reopen, filter, output);
   std::vector<std::string> late;
   for (const auto& f : output.fields())
     if (std::find(early.begin(), early.end(), f->name) == early.end()) late.push_back(f->name);
@@ -392,7 +386,7 @@ FilterReport match_filtered(const ReopenTable& reopen, const FilteredRead& read,
                             const std::function<bool(std::vector<uint64_t>)>& matched) {
   auto any = reopen({});
   const expr::Filter filter = compile(*any, read.expression);
-  auto filter_table = filter_reader(reopen, filter, {}, *any);
+  auto filter_table = filter_reader(reopen, filter, *any);
   FilterReport report;
   find_matches(*filter_table, filter, {}, read, report, [&](Matches m) {
     report.rows += m.rows.size();
@@ -409,7 +403,7 @@ std::vector<bool> rows_matching(const ReopenTable& reopen, const std::string& ex
                                 const std::vector<uint64_t>& rows) {
   auto any = reopen({});
   const expr::Filter filter = compile(*any, expression);
-  auto filter_table = filter_reader(reopen, filter, {}, *any);
+  auto filter_table = filter_reader(reopen, filter, *any);
   std::vector<bool> out;
   out.reserve(rows.size());
   filter_table->take_batches(rows, read::kDefaultBatchSize, [&](RecordBatch batch) {

@@ -2,8 +2,9 @@
 // (expr/bind.h), in scan order. For a dataset, the version's scalar indices (BTREE, BITMAP,
 // LABEL_LIST) first narrow the rows of the fragments they cover (index/filter_plan.h);
 // the filter's columns are then scanned, or taken for the rows the indices left, batch by
-// batch; the output columns are read for the matching rows only, through take (no page
-// without a match is read for them), and --limit stops the reading once enough rows matched.
+// batch. Output columns the filter reads come from that pass; the others are read for the
+// matching rows only, through take (no page without a match is read for them), and --limit
+// stops the reading once enough rows matched.
 #pragma once
 
 #include <cstdint>

@@ -297,6 +297,11 @@ void IoScheduler::begin_keeping(Keeping mode) {
   keeping_ = mode;
 }
 
+bool IoScheduler::keeping_only() {
+  std::lock_guard lock(mutex_);
+  return keeping_ == Keeping::only;
+}
+
 void IoScheduler::end_keeping() {
   std::unique_lock lock(mutex_);
   keeping_ = Keeping::off;

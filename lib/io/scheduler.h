@@ -88,6 +88,8 @@ class IoScheduler {
   void begin_keeping(Keeping mode);
   void end_keeping();
   void drop_kept();
+  /// Whether requests submitted now are only kept (Keeping::only): never handed to a decoder.
+  bool keeping_only();
 
   /// Submit and wait.
   std::vector<Bytes> read(std::vector<ByteRange> ranges, uint64_t priority) {

@@ -92,7 +92,9 @@ void ColumnReader::submit(Pending& pending) {
 }
 
 void ColumnReader::share_with_last_read(Pending& pending, std::vector<std::vector<io::ByteRange>>& data) {
-  if (pending.pages.empty()) return;
+  // A read only kept (FileRowReader::prefetch) is never finished: it shares nothing, and
+  // the takes that follow find its bytes kept.
+  if (pending.pages.empty() || file_->io().keeping_only()) return;
   std::optional<Tail> next;
   if (!data.back().empty() && decoder_for(pending.pages.back().page).edge_ranges_shared()) {
     next = Tail{pending.pages.back().page, data.back().back(), std::make_shared<std::optional<Bytes>>()};

@@ -19,7 +19,10 @@ namespace lance::read {
 /// Rows [begin, end) of a file.
 using structural::RowRange;
 
-/// Rows of one 2.1+ leaf column. Not thread-safe.
+/// Rows of one 2.1+ leaf column. Not thread-safe: calls, `finish` among them, never overlap.
+/// Reads are best finished in the order they were submitted (a read may take the bytes of
+/// a chunk it shares with the one before from that one's finish; out of order, it reads
+/// them itself).
 ///
 /// Reading is split so that I/O can run ahead of decoding, and so that the metadata of many
 /// columns goes out in one request:

@@ -219,17 +219,12 @@ class MiniBlockDecoder final : public PageDecoder {
   }
 
   std::vector<io::ByteRange> likely_data_ranges(std::span<const RowRange> rows) override {
-    if (initialized_) return data_ranges(rows);
+    if (initialized_) return ranges_of(chunk_runs(rows));  // whole runs: units for a remote read-ahead
     return likely_share_of_rows(ctx_.page->buffers.at(1), ctx_.page->num_rows, rows);
   }
 
   std::vector<io::ByteRange> data_ranges(std::span<const RowRange> rows) override {
-    const auto& data_buf = ctx_.page->buffers.at(1);
-    std::vector<io::ByteRange> out;
-    for (auto [first, last] : read_pieces(chunk_runs(rows)))
-      out.push_back(
-          {data_buf.offset + chunks_[first].offset, chunks_[last].offset + chunks_[last].size - chunks_[first].offset});
-    return out;
+    return ranges_of(read_pieces(chunk_runs(rows)));
   }
 
   LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
@@ -355,6 +350,17 @@ class MiniBlockDecoder final : public PageDecoder {
         runs.emplace_back(first, last);
     }
     return runs;
+  }
+
+  /// The file bytes of each run of chunks [first, last].
+  std::vector<io::ByteRange> ranges_of(const std::vector<std::pair<size_t, size_t>>& runs) const {
+    const auto& data_buf = ctx_.page->buffers.at(1);
+    std::vector<io::ByteRange> out;
+    out.reserve(runs.size());
+    for (auto [first, last] : runs)
+      out.push_back(
+          {data_buf.offset + chunks_[first].offset, chunks_[last].offset + chunks_[last].size - chunks_[first].offset});
+    return out;
   }
 
   /// The byte ranges a read of chunk `runs` asks for: the runs, with the first chunk of the
