@@ -98,7 +98,10 @@ async function startProxy() {
     const p = spawn(process.execPath, [path.join(HERE, 'delayproxy.mjs'), String(port), target, String(DELAY_MS), '--count', COUNT],
                     { stdio: ['ignore', 'ignore', 'pipe'] });
     const ok = await new Promise((resolve) => {
-      p.stderr.on('data', (d) => { if (String(d).includes('listening')) resolve(true); });
+      p.stderr.on('data', (d) => {
+        if (String(d).includes('listening')) resolve(true);
+        else if (String(d).startsWith('proxy:')) console.error(`latency proxy: ${String(d).trim()}`);
+      });
       p.on('exit', () => resolve(false));
     });
     if (ok) return { proc: p, endpoint: `http://127.0.0.1:${port}` };

@@ -62,7 +62,9 @@ function tcpProxy() {
       while (queue.length && queue[0].due <= Date.now()) {
         const { chunk } = queue.shift();
         if (to.destroyed) continue;
-        if (chunk === null) to.end(); else to.write(chunk);
+        // The other side closed: close this one once its bytes are written (ending it only
+        // left RGW's keep-alive sockets half-open, thousands of them over a long run).
+        if (chunk === null) to.destroySoon(); else to.write(chunk);
       }
       if (queue.length) timer = setTimeout(flush, Math.max(0, queue[0].due - Date.now()));
     };
@@ -82,6 +84,10 @@ function tcpProxy() {
     }
     pipeDelayed(client, up); pipeDelayed(up, client);
     up.on("error", () => client.destroy()); client.on("error", () => up.destroy());
+    // A connection idle for 5 s is closed: a client's pool of keep-alive connections (LanceDB
+    // opens thousands for a batch of refined searches) would otherwise hold two descriptors
+    // each until the proxy has none left for the next reader.
+    client.setTimeout(5000, () => { client.destroy(); up.destroy(); });
   });
 }
 
@@ -120,7 +126,21 @@ function httpProxy() {
 }
 
 const server = faults.length ? httpProxy() : tcpProxy();
-server.listen(lport, "127.0.0.1", () =>
+let listening = false;
+// Before it listens, an error (the port taken) ends the proxy, so its starter tries another
+// port; once it serves, an error of one connection or of accept (too many sockets at once)
+// is logged and the proxy goes on, so a burst of connections cannot take it down mid-run.
+server.on("error", (e) => {
+  console.error(`proxy: ${e.message}`);
+  if (!listening) process.exit(1);
+});
+process.on("uncaughtException", (e) => {
+  console.error(`proxy: ${e.stack || e}`);
+  if (!listening) process.exit(1);
+});
+server.listen(lport, "127.0.0.1", () => {
+  listening = true;
   console.error(`listening: 127.0.0.1:${lport} -> 127.0.0.1:${tport}, +${delay} ms each way` +
-                (faults.length ? `, faults ${faults.join(",")} every ${every} requests` : "")));
+                (faults.length ? `, faults ${faults.join(",")} every ${every} requests` : ""));
+});
 process.on("SIGTERM", () => { console.error(`faults: ${injected}`); process.exit(0); });
