@@ -72,6 +72,13 @@ void append_matches(const std::vector<uint8_t>& mask, RowOf&& row_of, std::vecto
     if (mask[i]) out.push_back(row_of(i));
 }
 
+/// The index of column `name` in `batch`.
+size_t column_index(const RecordBatch& batch, const std::string& name) {
+  for (size_t c = 0; c < batch.fields.size(); ++c)
+    if (batch.fields[c]->name == name) return c;
+  throw Error(ErrorKind::internal, fmt::format("filtered read: no column '{}' in a batch", name));
+}
+
 /// Rows `at` (batch positions, ascending) of the columns `names` of `batch`, dictionary
 /// arrays decoded to their values (the filter's reader keeps string dictionaries).
 RecordBatch gather_columns(const RecordBatch& batch, const std::vector<std::string>& names,
@@ -79,9 +86,7 @@ RecordBatch gather_columns(const RecordBatch& batch, const std::vector<std::stri
   RecordBatch out;
   out.num_rows = static_cast<int64_t>(at.size());
   for (const auto& name : names) {
-    size_t c = 0;
-    while (c < batch.fields.size() && batch.fields[c]->name != name) ++c;
-    check_internal(c < batch.fields.size(), "filter pass: no column '{}' in its batch", name);
+    const size_t c = column_index(batch, name);
     ArrayPtr a = take_array(batch.columns[c], at);
     if (a->type->id == TypeId::dictionary) a = dictionary_values(a);
     out.fields.push_back(batch.fields[c]);
@@ -262,9 +267,7 @@ std::vector<std::string> early_columns(const dataset::TableReader& output, const
 
 /// Column `name` of `batch`.
 const ArrayPtr& column_named(const RecordBatch& batch, const std::string& name) {
-  for (size_t c = 0; c < batch.fields.size(); ++c)
-    if (batch.fields[c]->name == name) return batch.columns[c];
-  throw Error(ErrorKind::internal, fmt::format("filtered read: no column '{}' in a batch", name));
+  return batch.columns[column_index(batch, name)];
 }
 
 /// Rows [from, to) of every column of `batch`.

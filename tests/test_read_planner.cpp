@@ -108,67 +108,14 @@ TEST_CASE("planner: a whole full-zip page is read without its repetition index",
   CHECK(counts(*file).requests - before.requests == 2);
 }
 
-TEST_CASE("planner: a scan's batches read the mini-block chunk they share once", "[planner]") {
-  // Page 0 of 'id': 600 rows in two chunks (512 and 88 values). Batches of 100 rows all but
-  // the last want chunk 0; each batch takes it from the read before instead of the file.
-  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
-  const auto type = file->schema().fields.at(0).arrow->type;
-  ColumnReader whole(file, 0, type, "id");
-  auto before = counts(*file);
-  const auto expected = whole.read(0, 600);
-  const uint64_t once = counts(*file).bytes - before.bytes;
-  const auto values_of = [](const lance::structural::LeafData& d) { return d.values.data; };
-
-  SECTION("each batch finished before the next is planned") {
-    ColumnReader reader(file, 0, type, "id");
-    before = counts(*file);
-    std::vector<uint8_t> got;
-    for (uint64_t b = 0; b < 600; b += 100) {
-      const auto part = values_of(reader.read(b, b + 100));
-      got.insert(got.end(), part.begin(), part.end());
-    }
-    CHECK(counts(*file).bytes - before.bytes == once);
-    CHECK(got == values_of(expected));
-  }
-  SECTION("the next batch planned and submitted before this one is finished, as a scan does") {
-    ColumnReader reader(file, 0, type, "id");
-    before = counts(*file);
-    std::vector<uint8_t> got;
-    RowRange r{0, 100};
-    auto pending = reader.start(std::span<const RowRange>(&r, 1));
-    for (uint64_t b = 100; b <= 600; b += 100) {
-      std::unique_ptr<ColumnReader::Pending> next;
-      if (b < 600) {
-        RowRange n{b, b + 100};
-        next = reader.start(std::span<const RowRange>(&n, 1));
-      }
-      const auto part = values_of(reader.finish(std::move(pending)));
-      got.insert(got.end(), part.begin(), part.end());
-      pending = std::move(next);
-    }
-    CHECK(counts(*file).bytes - before.bytes == once);
-    CHECK(got == values_of(expected));
-  }
-  SECTION("a batch whose predecessor is dropped unfinished reads the shared chunk itself") {
-    ColumnReader reader(file, 0, type, "id");
-    RowRange a{0, 100}, b{100, 200};
-    auto dropped = reader.start(std::span<const RowRange>(&a, 1));
-    auto kept = reader.start(std::span<const RowRange>(&b, 1));
-    dropped.reset();
-    const auto leaf = reader.finish(std::move(kept));
-    const auto all = values_of(expected);
-    CHECK(values_of(leaf) == std::vector<uint8_t>(all.begin() + 100 * 8, all.begin() + 200 * 8));
-  }
-}
-
 namespace {
 
-/// Column `column` of `file` read as a scan reads it: batches of `batch` rows, the next one
-/// planned and submitted before the last is finished; the batches' levels and values joined.
+/// Rows [0, n) of column `column` of `file` read as a scan reads them: batches of `batch`
+/// rows, the next one planned and submitted before the last is finished; the batches' levels
+/// and values joined.
 lance::structural::LeafData read_in_batches(const std::shared_ptr<lance::format::FileReader>& file, uint32_t column,
-                                            const lance::TypePtr& type, uint64_t batch) {
+                                            const lance::TypePtr& type, uint64_t batch, uint64_t n) {
   ColumnReader reader(file, column, type, "c");
-  const uint64_t n = file->num_rows();
   lance::structural::LeafData out;
   RowRange r{0, std::min(batch, n)};
   auto pending = reader.start(std::span<const RowRange>(&r, 1));
@@ -199,6 +146,46 @@ std::vector<uint64_t> offsets_of(const lance::encoding::DataBlock& b) {
 
 }  // namespace
 
+TEST_CASE("planner: a scan's batches read the mini-block chunk they share once", "[planner]") {
+  // Page 0 of 'id': 600 rows in two chunks (512 and 88 values). Batches of 100 rows all but
+  // the last want chunk 0; each batch takes it from the read before instead of the file.
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  const auto type = file->schema().fields.at(0).arrow->type;
+  ColumnReader whole(file, 0, type, "id");
+  auto before = counts(*file);
+  const auto expected = whole.read(0, 600);
+  const uint64_t once = counts(*file).bytes - before.bytes;
+  const auto values_of = [](const lance::structural::LeafData& d) { return d.values.data; };
+
+  SECTION("each batch finished before the next is planned") {
+    ColumnReader reader(file, 0, type, "id");
+    before = counts(*file);
+    std::vector<uint8_t> got;
+    for (uint64_t b = 0; b < 600; b += 100) {
+      const auto part = values_of(reader.read(b, b + 100));
+      got.insert(got.end(), part.begin(), part.end());
+    }
+    CHECK(counts(*file).bytes - before.bytes == once);
+    CHECK(got == values_of(expected));
+  }
+  SECTION("the next batch planned and submitted before this one is finished, as a scan does") {
+    before = counts(*file);
+    const auto got = read_in_batches(file, 0, type, 100, 600);
+    CHECK(counts(*file).bytes - before.bytes == once);
+    CHECK(values_of(got) == values_of(expected));
+  }
+  SECTION("a batch whose predecessor is dropped unfinished reads the shared chunk itself") {
+    ColumnReader reader(file, 0, type, "id");
+    RowRange a{0, 100}, b{100, 200};
+    auto dropped = reader.start(std::span<const RowRange>(&a, 1));
+    auto kept = reader.start(std::span<const RowRange>(&b, 1));
+    dropped.reset();
+    const auto leaf = reader.finish(std::move(kept));
+    const auto all = values_of(expected);
+    CHECK(values_of(leaf) == std::vector<uint8_t>(all.begin() + 100 * 8, all.begin() + 200 * 8));
+  }
+}
+
 TEST_CASE("planner: batches sharing chunks decode what one read does, lists and strings included", "[planner]") {
   struct Case {
     const char* file;
@@ -225,7 +212,7 @@ TEST_CASE("planner: batches sharing chunks decode what one read does, lists and 
       const auto expected = whole.read(0, file->num_rows());
       const uint64_t once = counts(*file).bytes - before.bytes;
       before = counts(*file);
-      const auto got = read_in_batches(file, c.column, c.type, batch);
+      const auto got = read_in_batches(file, c.column, c.type, batch, file->num_rows());
       // At most the bytes of one read (the scheduler's merging of nearby metadata ranges
       // may read a few gap bytes more or less); reading each shared chunk again would add
       // a chunk per batch.
