@@ -62,9 +62,7 @@ function tcpProxy() {
       while (queue.length && queue[0].due <= Date.now()) {
         const { chunk } = queue.shift();
         if (to.destroyed) continue;
-        // The other side closed: close this one once its bytes are written (ending it only
-        // left RGW's keep-alive sockets half-open, thousands of them over a long run).
-        if (chunk === null) to.destroySoon(); else to.write(chunk);
+        if (chunk === null) to.end(); else to.write(chunk);
       }
       if (queue.length) timer = setTimeout(flush, Math.max(0, queue[0].due - Date.now()));
     };
