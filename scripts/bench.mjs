@@ -2,7 +2,7 @@
 // (@duckdb/node-api) on a zstd Parquet copy of the same rows, same run, interleaved
 // repetitions. Prints a markdown table of medians and ratios.
 //
-//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold] [--no-duckdb]
+//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold] [--no-duckdb] [--one-shot]
 //                            timing table: Lance one-shot and warm, lance-cli, DuckDB one-shot (a fresh instance per
 //                            run); --cold evicts each reader's files from the page cache (posix_fadvise DONTNEED via
 //                            GNU dd) before each of its runs, measures the device's sequential read throughput once
@@ -59,6 +59,12 @@ const ARROW_OUT = args.includes('--arrow');
 const COLD = args.includes('--cold');
 // --no-duckdb: leave DuckDB out (no Parquet copies: at --scale 10 they take longer to write than the run).
 const NO_DUCK = args.includes('--no-duckdb');
+// --one-shot: time Lance one-shot only, not warm nor `toArrow()` (at --scale 10 the `toArrow()` of the
+// 100 M-row scan alone takes 60-90 s a run); the warm columns are left empty.
+const ONE_SHOT = args.includes('--one-shot');
+/// A table cell: a figure with one or two decimals, or '–' for one not measured (NaN).
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 // Multiplies the list lengths of the nested dataset's deep columns (1 = docs/performance.md's dataset;
 // 4 gives ~100 MB, the shape of the production table the nested issue was measured on).
 const FANOUT = Number(opt('nested-fanout', '1'));
@@ -213,7 +219,7 @@ async function timeWorkload(w, t, want) {
     // Rust (analyzePlan), the in-process counterpart of one lance-cli process.
     if (COLD) evict(lanceFiles);
     m.ft.push((await lanceOneShot(t.dir, (fresh) => w.lance(fresh).analyzePlan())).ms);
-    if (!COLD) {
+    if (!COLD && !ONE_SHOT) {
       const t0 = process.hrtime.bigint();
       const res = await w.lance(t.tbl).toArrow();
       m.lt.push(msSince(t0));
@@ -231,7 +237,8 @@ async function timeWorkload(w, t, want) {
     if (d.rows !== want.duck) throw new Error(`DuckDB ${w.name} on ${t.parquet}: ${d.rows} rows, not ${want.duck}`);
     m.dt.push(d.ms); m.dq.push(d.queryMs);
   }
-  return { lance_fresh_ms: median(m.ft), lance_ms: COLD ? NaN : median(m.lt), lance_plan_ms: COLD ? NaN : median(m.pt),
+  const warm = !COLD && !ONE_SHOT;
+  return { lance_fresh_ms: median(m.ft), lance_ms: warm ? median(m.lt) : NaN, lance_plan_ms: warm ? median(m.pt) : NaN,
     cli_ms: median(m.ct), cli_bytes: median(m.cb), cli_iops: median(m.ci), cli_warm_ms: COLD ? median(m.cw) : NaN, cli_rss_mib: Math.max(...m.rss) / 1024,
     duck_ms: NO_DUCK ? NaN : median(m.dt), duck_query_ms: NO_DUCK ? NaN : median(m.dq) };
 }
@@ -300,9 +307,9 @@ function printTimingTable(rows) {
   console.log('| dataset | version | rows | workload | Lance one-shot (ms) | Lance warm plan (ms) | Lance toArrow (ms) | lance-cli (ms) | lance-cli / Lance one-shot | lance-cli / Lance warm | DuckDB one-shot (query) (ms) | lance-cli / DuckDB one-shot | lance-cli peak RSS (MiB) |');
   console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
-    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_fresh_ms.toFixed(1)} | ${r.lance_plan_ms.toFixed(1)} | ${r.lance_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ` +
-      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${(r.cli_ms / r.lance_plan_ms).toFixed(2)} | ${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ` +
-      `${(r.cli_ms / r.duck_ms).toFixed(2)} | ${fmtMiB(r.cli_rss_mib)} |`);
+    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${f1(r.lance_fresh_ms)} | ${f1(r.lance_plan_ms)} | ${f1(r.lance_ms)} | ${f1(r.cli_ms)} | ` +
+      `**${f2(r.cli_ms / r.lance_fresh_ms)}** | ${f2(r.cli_ms / r.lance_plan_ms)} | ${f1(r.duck_ms)} (${f1(r.duck_query_ms)}) | ` +
+      `${f2(r.cli_ms / r.duck_ms)} | ${fmtMiB(r.cli_rss_mib)} |`);
 }
 
 function printColdTable(rows, device) {
@@ -760,8 +767,6 @@ async function search() {
     }
     ivfTbl.close(); tbl.close();
   }
-  const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
-  const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
   console.log(runHeader());
   console.log(`LanceDB one-shot: a fresh session in Node (connect + open + \`vectorSearch(q)[.bypassVectorIndex() | .nprobes(${NPROBES})[.refineFactor(${REFINE})]].limit(${K}).toArrow()\`, ` +
     `all columns), the counterpart of one lance-cli process; the ${NQ}-query batch in that one session, as a loop of ${NQ} queries or as one query with ` +
