@@ -194,8 +194,21 @@ class FullZipDecoder final : public PageDecoder {
       finish_values(std::move(zipped), out);
       return;
     }
-    // The values are the zipped bytes less control words and length prefixes: `total` bounds them.
-    zipped.data.reserve(total);
+    // The values are the zipped bytes less control words and length prefixes. One part (a scan's
+    // page, a contiguous take) is compacted where it lies: every value moves towards the front,
+    // never past bytes not yet read, and no second buffer of the part's size is allocated and
+    // touched. Several parts are gathered into one buffer, which `total` bounds.
+    const bool in_place = parts.size() == 1;
+    if (!in_place) zipped.data.reserve(total);
+    uint64_t written = 0;
+    auto put = [&](ByteView v) {
+      if (in_place) {
+        if (!v.empty()) std::memmove(parts[0].data() + written, v.data(), v.size());
+      } else {
+        zipped.data.insert(zipped.data.end(), v.data(), v.data() + v.size());
+      }
+      written += v.size();
+    };
     if (variable_ && max_rep_ == 0) zipped.offsets.reserve((num_rows + 1) * 8);
     for (size_t k = 0; k < parts.size(); ++k) {
       const ByteView bytes(parts[k]);
@@ -219,18 +232,16 @@ class FullZipDecoder final : public PageDecoder {
         const bool visible = def <= max_visible_def_;
         if (visible) {
           if (!variable_) {
-            ByteView v = bytes.slice(pos, value_bytes);
-            zipped.data.insert(zipped.data.end(), v.data(), v.data() + v.size());
+            put(bytes.slice(pos, value_bytes));
             pos += value_bytes;
           } else {
             if (def == 0) {
               uint64_t len = layout_.bits_per_offset() == 32 ? bytes.read<uint32_t>(pos) : bytes.read<uint64_t>(pos);
               pos += layout_.bits_per_offset() / 8;
-              ByteView v = bytes.slice(pos, len);
-              zipped.data.insert(zipped.data.end(), v.data(), v.data() + v.size());
+              put(bytes.slice(pos, len));
               pos += len;
             }
-            append_le<uint64_t>(zipped.offsets, zipped.data.size());
+            append_le<uint64_t>(zipped.offsets, written);
           }
           ++zipped.num_values;
         }
@@ -238,6 +249,10 @@ class FullZipDecoder final : public PageDecoder {
       check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
       check_corrupt(rows_seen == rows[k].size(), "full-zip data of rows [{}, {}) holds {} rows", rows[k].begin,
                     rows[k].end, rows_seen);
+    }
+    if (in_place) {
+      parts[0].resize(written);
+      zipped.data = std::move(parts[0]);
     }
     finish_values(std::move(zipped), out);
   }
