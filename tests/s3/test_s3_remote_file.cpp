@@ -233,6 +233,31 @@ TEST_CASE("s3: a read of a large unit fetches what follows in file order, across
   CHECK(read(*f, 0, 300064) == want.substr(0, 300064));  // again, from windows or not
 }
 
+TEST_CASE("s3: two large units ending and starting in one grid cell share its GET", "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 320000);
+  // A column's two pages with 2,000 bytes of a page not read between them (the vector column
+  // of a table with an id column): [10000, 110000) and [112000, 262000). Requests of at most
+  // 64 KiB, a merging gap of 4 KiB, an ahead budget of one cell. Cells: [10000, 65536), then
+  // [65536, 131072) for the end of the first page and the start of the second together, then
+  // [131072, 196608) and [196608, 262000): four GETs, not five.
+  const std::vector<ByteRange> units = {{10000, 100000}, {112000, 150000}};
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 32, 4096, 65600});
+  const auto bytes = [] { return stats()->http_bytes.load(); };
+  const uint64_t before = requests(), bytes_before = bytes();
+  f->will_read(units);
+  CHECK(read(*f, 10000, 100) == want.substr(10000, 100));
+  CHECK(await_requests(before, 4) == 4);
+  CHECK(read(*f, 10100, 99900) == want.substr(10100, 99900));
+  CHECK(read(*f, 112000, 150000) == want.substr(112000, 150000));
+  CHECK(requests() - before == 4);
+  CHECK(bytes() - bytes_before == 252000);
+  // The shared cell was let go once both pages' bytes in it were read (the 2,000 between count
+  // as read): asked again, it is fetched again.
+  CHECK(read(*f, 70000, 10) == want.substr(70000, 10));
+  CHECK(requests() - before == 5);
+}
+
 TEST_CASE("s3: the holes of one read between windows are fetched side by side, and the bytes are right",
           "[s3][remote]") {
   const std::string want = local_bytes();

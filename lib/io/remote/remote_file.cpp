@@ -433,18 +433,37 @@ uint64_t RemoteFile::prefetch_following(size_t i, uint64_t from, uint64_t until)
     if (!large && unit_bytes < kSmallUnit) continue;
     for (uint64_t at = large ? std::max(u.offset, from / cell * cell) : u.offset; at < u_end;) {
       if (at >= until) return at;
-      const uint64_t stop = large ? std::min(u_end, (at / cell + 1) * cell) : u_end;
+      const uint64_t cell_end = (at / cell + 1) * cell;
+      const uint64_t stop = large ? std::min(u_end, cell_end) : u_end;
       if (!window_reaching_furthest(at)) {
         // Only while the windows have room: windows fetched ahead must not push out the ones
         // other columns' reads still need.
         if (unread_windows() + 1 >= read_ahead_.max_windows / 2) return at;
-        prefetch_range(at, stop, large);
+        uint64_t unread = 0;
+        const uint64_t fetch_stop = large && stop == u_end ? share_cell_end(i, u_end, cell_end, unread) : stop;
+        prefetch_range(at, fetch_stop, large, unread);
       }
       at = stop;
     }
     from = std::max(from, u_end);
   }
   return std::max(from, until);
+}
+
+uint64_t RemoteFile::share_cell_end(size_t i, uint64_t u_end, uint64_t cell_end, uint64_t& unread) const {
+  // The scan of the 153 MB vector column: its two pages, with the other column's 103 KB page
+  // between them, both end or start inside the same 16 MiB cell, which one GET now fetches
+  // instead of two (14 requests, Lance 15).
+  uint64_t stop = u_end;
+  const uint64_t limit = std::min(cell_end, tail_start_);
+  for (size_t k = i + 1; k < units_.size(); ++k) {
+    const ByteRange& next = units_[k].range;
+    if (next.offset >= limit || next.offset > stop + read_ahead_.merge_gap || window_reaching_furthest(next.offset))
+      break;
+    if (next.offset > stop) unread += next.offset - stop;
+    stop = std::max(stop, std::min(next.end(), limit));
+  }
+  return stop;
 }
 
 void RemoteFile::prefetch_unit(size_t i) const {
@@ -492,7 +511,7 @@ bool RemoteFile::Arrival::wait_for(uint64_t n) {
   return bytes >= n;
 }
 
-void RemoteFile::prefetch_range(uint64_t start, uint64_t stop, bool cell) const {
+void RemoteFile::prefetch_range(uint64_t start, uint64_t stop, bool cell, uint64_t unread) const {
   auto promise = std::make_shared<std::promise<Buffer>>();
   auto data = promise->get_future().share();
   auto arrival = std::make_shared<Arrival>();
@@ -514,7 +533,7 @@ void RemoteFile::prefetch_range(uint64_t start, uint64_t stop, bool cell) const 
   } catch (const std::system_error&) {
     return;  // no thread to be had: the range is fetched when a read gets there
   }
-  add_window(start, stop, std::move(data), cell ? std::make_shared<std::atomic<uint64_t>>(0) : nullptr,
+  add_window(start, stop, std::move(data), cell ? std::make_shared<std::atomic<uint64_t>>(unread) : nullptr,
              std::move(arrival));
 }
 

@@ -98,8 +98,15 @@ class RemoteFile final : public RandomAccessFile, public std::enable_shared_from
                   std::shared_ptr<std::atomic<uint64_t>> copied = nullptr,
                   std::shared_ptr<Arrival> arrival = nullptr) const;
   /// Starts fetching bytes [start, stop) into a new window (a grid cell's, when `cell`) on a
-  /// thread of its own; mutex_ held.
-  void prefetch_range(uint64_t start, uint64_t stop, bool cell = false) const;
+  /// thread of its own; mutex_ held. `unread` of its bytes lie in no announced unit: no read
+  /// will copy them, so a cell counts them as copied from the start.
+  void prefetch_range(uint64_t start, uint64_t stop, bool cell = false, uint64_t unread = 0) const;
+  /// Where the cell piece of the large unit units_[i] that ends at its end `u_end`, inside
+  /// the grid cell ending at `cell_end`, should stop: further, to share its GET, over the
+  /// units that follow within merge_gap and start in the same cell (a column's next page,
+  /// after another column's page between them), up to the cell's end; sets `unread` to the
+  /// gap bytes taken along. mutex_ held.
+  uint64_t share_cell_end(size_t i, uint64_t u_end, uint64_t cell_end, uint64_t& unread) const;
   /// Adds `n` to a cell's copied bytes and drops the cell once all `window_bytes` were copied
   /// out. Takes mutex_ itself.
   void count_copied(const std::shared_ptr<std::atomic<uint64_t>>& copied, uint64_t n, uint64_t window_bytes) const;
