@@ -2,7 +2,7 @@
 // (@duckdb/node-api) on a zstd Parquet copy of the same rows, same run, interleaved
 // repetitions. Prints a markdown table of medians and ratios.
 //
-//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold] [--no-duckdb] [--one-shot]
+//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--take-reps 7] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold] [--no-duckdb] [--one-shot]
 //                            timing table: Lance one-shot and warm, lance-cli, DuckDB one-shot (a fresh instance per
 //                            run); --cold evicts each reader's files from the page cache (posix_fadvise DONTNEED via
 //                            GNU dd) before each of its runs, measures the device's sequential read throughput once
@@ -52,6 +52,11 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
 const SCALE = Number(opt('scale', '1'));
 const REPS = Number(opt('reps', '3'));
+// --take-reps: repetitions of the timing table's takes (default: twice --reps, plus one). A take
+// takes 7-60 ms, and single runs of one on these VMs vary by up to 2x (a 9 ms take measured
+// 9.4-22 ms in six runs in a row), so a median of 3 can land on a slow pair; more runs cost
+// little there.
+const TAKE_REPS = Number(opt('take-reps', String(2 * REPS + 1)));
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
 const ARROW_OUT = args.includes('--arrow');
@@ -122,7 +127,8 @@ async function lanceOneShot(tableDir, run) {
 /// The line above each timing table: machine, scale, repetitions and the load average now.
 function runHeader() {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
-  return `\n${machine()}; scale ${SCALE}; median of ${REPS} interleaved runs; load average at the end ${load}.\n`;
+  const takes = TAKE_REPS !== REPS && !args.includes('--filters') && !args.includes('--search') ? ` (takes: ${TAKE_REPS})` : '';
+  return `\n${machine()}; scale ${SCALE}; median of ${REPS}${takes} interleaved runs; load average at the end ${load}.\n`;
 }
 
 /// Lance's own numbers from analyzePlan(): the plan's elapsed time (ms) and the LanceRead
@@ -214,7 +220,7 @@ function timingWorkloads(ds, dir, parquet, { scattered, contiguous }) {
 async function timeWorkload(w, t, want) {
   const lanceFiles = filesUnder(t.dir);
   const m = { ft: [], lt: [], pt: [], ct: [], cb: [], ci: [], cw: [], rss: [], dt: [], dq: [] };
-  for (let rep = 0; rep < REPS; rep++) {
+  for (let rep = 0; rep < (w.take ? TAKE_REPS : REPS); rep++) {
     // Lance one-shot in a fresh session: connect + open + query, executed and dropped in
     // Rust (analyzePlan), the in-process counterpart of one lance-cli process.
     if (COLD) evict(lanceFiles);
