@@ -59,8 +59,9 @@ ManPageExtras lance_man_page_extras() {
        "(default: 4 MiB; 0: batches of --batch-size rows)."},
       {"LANCE_CLI_CACHE_REP_INDEX", "1: keep a full-zip page's repetition index after the first take."},
       {"LANCE_CLI_DECODE_TASKS",
-       "pool or inline: where decoding runs (default: pool for scans and for takes of 1 MiB or more, inline "
-       "for smaller takes)."},
+       "pool, inline or split: where decoding runs (split: inline, but a large per-value zstd/lz4 page "
+       "decompresses in parts on the pool). Default: inline for local scans under 1 MiB, split for larger local "
+       "scans of one file or fragment and for takes under 1 MiB, pool otherwise."},
       {"LANCE_CLI_HUGE_PAGES",
        "0: no transparent huge pages for the malloc heaps; 1: huge pages. Default: huge pages, except on a VM "
        "that reports its free memory to the hypervisor (virtio balloon free page reporting) where a 4 KiB page "

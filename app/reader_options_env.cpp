@@ -42,10 +42,12 @@ read::ReaderOptions reader_options_from(const char* (*lookup)(const char* name))
     const std::string s(v);
     if (s == "inline")
       o.decode_mode = read::DecodeMode::inline_run;
+    else if (s == "split")
+      o.decode_mode = read::DecodeMode::inline_split_large;
     else if (s == "pool")
       o.decode_mode = read::DecodeMode::pool;
     else
-      throw_usage("LANCE_CLI_DECODE_TASKS={} (expected inline or pool)", s);
+      throw_usage("LANCE_CLI_DECODE_TASKS={} (expected inline, split or pool)", s);
   }
   if (const char* v = lookup("LANCE_CLI_CACHE_REP_INDEX")) {
     const std::string s(v);

@@ -13,7 +13,7 @@ namespace lance::app {
 ///   LANCE_CLI_PAGE_BATCH_BYTES    → page_batch_bytes (bytes; 0 = batching off)
 ///   LANCE_CLI_TAKE_GROUP_BYTES    → take_group_bytes (bytes; 0 = a take's groups end at fragments only)
 ///   LANCE_CLI_SCAN_BATCH_BYTES    → scan_batch_bytes (bytes; 0 = scan batches by rows only)
-///   LANCE_CLI_DECODE_TASKS        → decode_mode ("inline" or "pool"; unset: per command)
+///   LANCE_CLI_DECODE_TASKS        → decode_mode ("inline", "split" or "pool"; unset: per command)
 ///   LANCE_CLI_CACHE_REP_INDEX     → cache_rep_index ("1", "true" or "on")
 ///   AWS_* variables, ~/.aws files and --storage-option → storage (app/storage_config.h)
 /// Throws Error(usage) for a malformed value (and again on the next call).

@@ -72,6 +72,7 @@ TEST_CASE("reader options: every variable lands in its field", "[options]") {
   CHECK(o.decode_mode == lance::read::DecodeMode::inline_run);
   CHECK(o.cache_rep_index);
   CHECK(parse({{"LANCE_CLI_DECODE_TASKS", "pool"}}).decode_mode == lance::read::DecodeMode::pool);
+  CHECK(parse({{"LANCE_CLI_DECODE_TASKS", "split"}}).decode_mode == lance::read::DecodeMode::inline_split_large);
   CHECK(parse({{"LANCE_CLI_IO_THREADS", "0"}}).io.io_threads == 1);  // at least one
   CHECK(!parse({{"LANCE_CLI_CACHE_REP_INDEX", "0"}}).cache_rep_index);
 }

@@ -35,16 +35,17 @@ inline constexpr uint64_t kInlineScanBytes = kPoolTakeBytes;
 
 /// The decode mode of a scan: `set` when the options name one; else inline_run for a local
 /// scan of `bytes` (> 0: known) under kInlineScanBytes; inline_split_large for a larger local
-/// scan whose batches form one chain (`one_chain`: one data file, or one fragment of a
-/// dataset), whose batches run one after another wherever they run: on the pool each costs a
-/// hand-off and fields as tasks cost more wake-ups than they save (a 1 M-row scan of six
-/// scalar columns 48 → 36 ms, the 100k × 384 vectors 38 → 33 ms, 110k long texts 913 → 747 ms
-/// on the 2-core VM, docs/performance.md), while a large decompression still splits across
-/// the pool; the pool otherwise (several chains run side by side there).
-inline DecodeMode scan_decode_mode(std::optional<DecodeMode> set, bool local, double bytes, bool one_chain = false) {
+/// scan whose batches may run one after another (`in_order`): those of one chain (one data
+/// file, or one fragment of a dataset), which run one after another wherever they run, where
+/// on the pool each costs a hand-off and fields as tasks cost more wake-ups than they save (a
+/// 1 M-row scan of six scalar columns 48 → 36 ms, the 100k × 384 vectors 38 → 33 ms, 110k
+/// long texts 913 → 747 ms on the 2-core VM, docs/performance.md), or those whose work is
+/// mostly large decompressions, which split across the pool anyway; the pool otherwise
+/// (several chains run side by side there).
+inline DecodeMode scan_decode_mode(std::optional<DecodeMode> set, bool local, double bytes, bool in_order = false) {
   if (set) return *set;
   if (local && bytes > 0 && bytes < static_cast<double>(kInlineScanBytes)) return DecodeMode::inline_run;
-  return local && one_chain ? DecodeMode::inline_split_large : DecodeMode::pool;
+  return local && in_order ? DecodeMode::inline_split_large : DecodeMode::pool;
 }
 
 /// Runs `task(i)` for every i in [0, n) and waits for all; rethrows the first exception.
