@@ -22,9 +22,10 @@ enum class DecodeMode {
   pool,  ///< decode columns as tasks on the CPU pool, fan-out allowed (scans)
 };
 
-/// A take whose distinct rows hold at least this many file bytes (at the file's average
-/// bytes per row) decodes on the pool rather than inline_split_large, unless the options set
-/// a mode (read::FileRowReader::take).
+/// A take whose distinct rows hold at least this many file bytes to decode (at the projected
+/// fields' average, leaving out full-zip pages of plain fixed-width values, which are only
+/// moved) decodes on the pool rather than inline_split_large, unless the options set a mode
+/// (read::FileRowReader::take).
 inline constexpr uint64_t kPoolTakeBytes = 1024 * 1024;
 
 /// A local scan whose projected file bytes are known and under this many decodes inline:

@@ -13,6 +13,40 @@
 
 namespace lance::read {
 
+namespace {
+
+/// Whether full-zip values of encoding `enc` are plain fixed-width words (Flat without block
+/// compression, or a FixedSizeList of them): a take only moves or copies them.
+bool plain_fixed_width(const encodings21::CompressiveEncoding& enc) {
+  if (enc.has_flat()) return !enc.flat().has_data();
+  if (enc.has_fixed_size_list()) return plain_fixed_width(enc.fixed_size_list().values());
+  return false;
+}
+
+/// The file bytes per row of `fields`' pages that a take spends decoding work on: all of them
+/// but full-zip pages of plain fixed-width values (a 2,048-row take of 384-float vectors is
+/// 3 MB moved, not decoded, and starting the CPU pool for it cost more than it saved). 2.0 and
+/// v1 files: the file's bytes per row.
+double decode_bytes_per_row(const format::FileReader& file, const std::vector<size_t>& fields) {
+  if (!file.version().is_structural() || file.num_rows() == 0) return file.bytes_per_row();
+  double bytes = 0;
+  for (size_t fi : fields) {
+    if (fi >= file.field_columns().size()) continue;
+    for (uint32_t c : file.field_columns()[fi]) {
+      if (c >= file.columns().size()) continue;
+      for (const auto& page : file.columns()[c].pages) {
+        if (page.layout && page.layout->has_full_zip_layout() &&
+            plain_fixed_width(page.layout->full_zip_layout().value_compression()))
+          continue;
+        for (const auto& b : page.buffers) bytes += static_cast<double>(b.length);
+      }
+    }
+  }
+  return bytes / static_cast<double>(file.num_rows());
+}
+
+}  // namespace
+
 FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vector<size_t> fields,
                              const ReaderOptions& options)
     : file_(std::move(file)),
@@ -24,6 +58,7 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, std::vect
     readers_.push_back(make_field_reader(file_, fi, options));
     fields_.push_back(readers_.back()->output_field());
   }
+  decode_bytes_per_row_ = decode_bytes_per_row(*file_, field_indices_);
 }
 
 FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std::vector<ColumnSelection>& columns,
@@ -38,6 +73,7 @@ FileRowReader::FileRowReader(std::shared_ptr<format::FileReader> file, const std
                                       : make_sub_field_reader(file_, c.field, c.path, c.name, options));
     fields_.push_back(readers_.back()->output_field());
   }
+  decode_bytes_per_row_ = decode_bytes_per_row(*file_, field_indices_);
 }
 
 FileRowReader::~FileRowReader() = default;
@@ -176,7 +212,7 @@ RecordBatch FileRowReader::take(std::span<const uint64_t> rows) {
 }
 
 DecodeMode FileRowReader::few_rows_mode(uint64_t rows) const {
-  const double bytes = file_->bytes_per_row() * static_cast<double>(rows);
+  const double bytes = decode_bytes_per_row_ * static_cast<double>(rows);
   if (!take_mode_set_ && bytes >= static_cast<double>(kPoolTakeBytes)) return DecodeMode::pool;
   return take_decode_mode_;
 }

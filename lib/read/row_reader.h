@@ -103,8 +103,12 @@ class FileRowReader {
   DecodeMode scan_decode_mode_;  ///< for start/finish (scans)
   DecodeMode take_decode_mode_;  ///< for take (random access decodes little)
   /// The mode of a take or read_range of `rows` rows: take_decode_mode_, or the pool when
-  /// they hold at least kPoolTakeBytes at the file's average row size (options unset).
+  /// they hold at least kPoolTakeBytes of bytes to decode (decode_bytes_per_row_ each;
+  /// options unset).
   DecodeMode few_rows_mode(uint64_t rows) const;
+  /// File bytes per row of the projected fields' pages that take decoding work (all but
+  /// full-zip pages of plain fixed-width values; 2.0 and v1: the file's bytes per row).
+  double decode_bytes_per_row_ = 0;
   bool take_mode_set_ = false;  ///< the options chose the decode mode: takes keep it whatever their size
   bool taking_ = false;         ///< inside take: plan_fields may fetch likely data with the metadata
   std::vector<std::unique_ptr<FieldReader>> readers_;
