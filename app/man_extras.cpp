@@ -61,7 +61,8 @@ ManPageExtras lance_man_page_extras() {
       {"LANCE_CLI_DECODE_TASKS",
        "pool, inline or split: where decoding runs (split: inline, but a large per-value zstd/lz4 page "
        "decompresses in parts on the pool). Default: inline for local scans under 1 MiB, split for larger local "
-       "scans of one file or fragment and for takes under 1 MiB, pool otherwise."},
+       "scans of one file or fragment or of mostly such pages, and for takes of under 1 MiB to decode, pool "
+       "otherwise."},
       {"LANCE_CLI_HUGE_PAGES",
        "0: no transparent huge pages for the malloc heaps; 1: huge pages. Default: huge pages, except on a VM "
        "that reports its free memory to the hypervisor (virtio balloon free page reporting) where a 4 KiB page "

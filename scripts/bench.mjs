@@ -57,6 +57,8 @@ const REPS = Number(opt('reps', '3'));
 // 9.4-22 ms in six runs in a row), so a median of 3 can land on a slow pair; more runs cost
 // little there.
 const TAKE_REPS = Number(opt('take-reps', String(2 * REPS + 1)));
+for (const [name, n] of [['--reps', REPS], ['--take-reps', TAKE_REPS]])
+  if (!Number.isInteger(n) || n < 1) { console.error(`bench.mjs: ${name} wants a whole number of runs, at least 1`); process.exit(2); }
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
 const ARROW_OUT = args.includes('--arrow');
@@ -308,7 +310,7 @@ function duckCaption(rows) {
 function printTimingTable(rows) {
   console.log('Lance one-shot: a fresh session in Node (connect + open + query, executed in Rust by `analyzePlan()`, no conversion to JS), ' +
     'the counterpart of one lance-cli process. Lance warm: the plan\'s own elapsed time on an open table with warm caches; ' +
-    '`toArrow()`: the same query converted to JS. lance-cli: whole process (exec, open, decode everything), `-f null`. ' +
+    '`toArrow()`: the same query converted to JS' + (ONE_SHOT ? ' (not run: --one-shot)' : '') + '. lance-cli: whole process (exec, open, decode everything), `-f null`. ' +
     `${duckCaption(rows)}\n`);
   console.log('| dataset | version | rows | workload | Lance one-shot (ms) | Lance warm plan (ms) | Lance toArrow (ms) | lance-cli (ms) | lance-cli / Lance one-shot | lance-cli / Lance warm | DuckDB one-shot (query) (ms) | lance-cli / DuckDB one-shot | lance-cli peak RSS (MiB) |');
   console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -330,9 +332,9 @@ function printColdTable(rows, device) {
   console.log('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ideal = r.cli_bytes / device.bytesPerMs;
-    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${r.lance_fresh_ms.toFixed(1)} | ${r.cli_ms.toFixed(1)} | ` +
-      `**${(r.cli_ms / r.lance_fresh_ms).toFixed(2)}** | ${r.cli_warm_ms.toFixed(1)} | ${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ` +
-      `${(r.cli_ms / r.duck_ms).toFixed(2)} | ${r.cli_iops} | ${fmtBytes(r.cli_bytes)} | ${ideal.toFixed(1)} | **${(r.cli_ms / ideal).toFixed(2)}** | ${fmtMiB(r.cli_rss_mib)} |`);
+    console.log(`| ${r.dataset} | ${r.version} | ${r.rows} | ${r.workload} | ${f1(r.lance_fresh_ms)} | ${f1(r.cli_ms)} | ` +
+      `**${f2(r.cli_ms / r.lance_fresh_ms)}** | ${f1(r.cli_warm_ms)} | ${f1(r.duck_ms)} (${f1(r.duck_query_ms)}) | ` +
+      `${f2(r.cli_ms / r.duck_ms)} | ${r.cli_iops} | ${fmtBytes(r.cli_bytes)} | ${f1(ideal)} | **${f2(r.cli_ms / ideal)}** | ${fmtMiB(r.cli_rss_mib)} |`);
   }
 }
 
@@ -612,9 +614,9 @@ async function filters() {
   for (const r of rows) {
     const idx = r.lance_index || r.cli_index ? `${r.lance_index || '–'}; ${r.cli_index || '–'}` : '–';
     const cliBytes = fmtBytes(r.cli_bytes) + (r.cli_index_bytes > 0 ? ` (${fmtBytes(r.cli_index_bytes)})` : '');
-    console.log(`| ${r.dataset} | ${r.version} | ${r.copy} | ${r.workload}: \`${r.expr}\` | ${r.matched} | ${idx} | ${r.lance_ms.toFixed(1)} | ${fmtBytes(r.lance_bytes)} | ` +
-      `${r.cli_ms.toFixed(1)} | ${cliBytes} | **${(r.cli_ms / r.lance_ms).toFixed(2)}** | ${(r.cli_bytes / r.lance_bytes).toFixed(2)} | ` +
-      `${r.duck_ms.toFixed(1)} (${r.duck_query_ms.toFixed(1)}) | ${fmtMiB(r.cli_rss_mib)} |`);
+    console.log(`| ${r.dataset} | ${r.version} | ${r.copy} | ${r.workload}: \`${r.expr}\` | ${r.matched} | ${idx} | ${f1(r.lance_ms)} | ${fmtBytes(r.lance_bytes)} | ` +
+      `${f1(r.cli_ms)} | ${cliBytes} | **${f2(r.cli_ms / r.lance_ms)}** | ${f2(r.cli_bytes / r.lance_bytes)} | ` +
+      `${f1(r.duck_ms)} (${f1(r.duck_query_ms)}) | ${fmtMiB(r.cli_rss_mib)} |`);
   }
 }
 

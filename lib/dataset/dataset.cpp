@@ -13,6 +13,7 @@
 #include "dataset/missing_file.h"
 #include "dataset/read_cost.h"
 #include "dataset/schema_adapt.h"
+#include "encoding/general.h"
 #include "io/remote/stores.h"
 #include "io/remote/uri.h"
 #include "read/read_ahead.h"
@@ -27,23 +28,30 @@ namespace {
 /// Fragments whose readers stay open at once (each open data file holds an I/O pool).
 constexpr size_t kOpenFragments = 2;
 
-/// Of the page bytes of `file`'s `fields`, those of full-zip pages whose values are compressed
-/// one by one (General: zstd or lz4 per value, Lance's FullZipLayout.value_compression): their
-/// decompression splits across the CPU pool by itself (lib/encoding/general.cpp), whichever
-/// thread decodes the batch.
-double per_value_compressed_bytes(const format::FileReader& file, const std::vector<size_t>& fields) {
+/// Of the page bytes of `file`'s `fields`, those of columns whose full-zip pages hold values
+/// compressed one by one (General: zstd or lz4 per value, Lance's
+/// FullZipLayout.value_compression) and come to enough bytes in a batch of `batch_rows` rows
+/// to split: their decompression splits across the CPU pool by itself
+/// (encoding::kFanOutMinBytes), whichever thread decodes the batch. Columns of a smaller share
+/// (a wide table of many short zstd columns) decode on one thread each.
+double per_value_compressed_bytes(const format::FileReader& file, const std::vector<size_t>& fields,
+                                  uint64_t batch_rows) {
+  if (file.num_rows() == 0) return 0;
   double bytes = 0;
   for (size_t fi : fields) {
     if (fi >= file.field_columns().size()) continue;
     for (uint32_t c : file.field_columns()[fi]) {
       if (c >= file.columns().size()) continue;
+      double column = 0;
       for (const auto& page : file.columns()[c].pages) {
         if (!page.layout || !page.layout->has_full_zip_layout() ||
             page.layout->full_zip_layout().value_compression().compression_case() !=
                 encodings21::CompressiveEncoding::kGeneral)
           continue;
-        for (const auto& b : page.buffers) bytes += static_cast<double>(b.length);
+        for (const auto& b : page.buffers) column += static_cast<double>(b.length);
       }
+      const double per_batch = column / static_cast<double>(file.num_rows()) * static_cast<double>(batch_rows);
+      if (per_batch >= 2.0 * static_cast<double>(encoding::kFanOutMinBytes)) bytes += column;
     }
   }
   return bytes;
@@ -405,13 +413,14 @@ void DatasetRowReader::scan_batches(uint64_t begin, uint64_t end, uint64_t batch
   bool mostly_per_value = false;  // most of the first fragment's bytes: per-value compressed pages
   if (local && !opts.decode_mode && frag < dataset_->fragments().size() && starts_[frag] < end) {
     const auto first = fragment_state(frag);
+    const uint64_t batch_rows = scan_batch_rows(batch_size, bytes_per_row(frag), opts.scan_batch_bytes);
     double bytes = 0, per_value = 0;
     for (size_t d = 0; d < first->files.size(); ++d) {
       if (!first->files[d]) continue;
       const format::FileReader& fr = *first->files[d];
       for (const auto& r : read::scan_page_buffers(fr, first->file_fields[d], 0, fr.num_rows()))
         bytes += static_cast<double>(r.length);
-      per_value += per_value_compressed_bytes(fr, first->file_fields[d]);
+      per_value += per_value_compressed_bytes(fr, first->file_fields[d], batch_rows);
     }
     const uint64_t visible = starts_[frag + 1] - starts_[frag];
     if (visible > 0 && bytes > 0) scan_bytes = bytes / static_cast<double>(visible) * static_cast<double>(end - begin);

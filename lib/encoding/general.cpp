@@ -197,10 +197,6 @@ GeneralScheme general_scheme(const pb::General& general) {
   }
 }
 
-/// Compressed bytes below which a page's values are not worth splitting across threads: a
-/// run of 256 KiB of zstd text is ~1-2 ms of work, a hand-off to the pool tens of microseconds.
-constexpr uint64_t kFanOutMinBytes = 256 << 10;
-
 /// Boundaries b_0 = 0 < b_1 < … < b_k = num_values of `block`'s values, in runs of about
 /// equal total size, each at least `min_bytes`, at most `max_runs` of them; empty when the
 /// block is too small for two runs.

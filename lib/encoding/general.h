@@ -44,6 +44,12 @@ DataBlock general_miniblock(const pb::CompressiveEncoding& enc, std::span<const 
 DataBlock general_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
 /// Every value is its own frame; a large page splits across the CPU pool.
 DataBlock general_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+
+/// Compressed bytes below which per-value compressed values are not worth splitting across
+/// threads: a run of 256 KiB of zstd text is ~1-2 ms of work, a hand-off to the pool tens of
+/// microseconds. general_variable_per_value splits the values it is given, where fan-out is
+/// allowed (common/cpu_pool.h), into runs of at least this many bytes: from twice as many on.
+inline constexpr uint64_t kFanOutMinBytes = 256 << 10;
 /// The count of the `values` encoding when it records one (Rle, General), after decompressing.
 std::optional<uint64_t> general_block_num_values(const pb::CompressiveEncoding& enc, ByteView buffer);
 /// The count the decompressed buffer holds by its size (`count_by_size` of `values`).

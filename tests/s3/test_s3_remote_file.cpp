@@ -258,6 +258,26 @@ TEST_CASE("s3: two large units ending and starting in one grid cell share its GE
   CHECK(requests() - before == 5);
 }
 
+TEST_CASE("s3: a small unit running past the shared cell is not cut, but fetched whole once", "[s3][remote]") {
+  const std::string want = local_bytes();
+  REQUIRE(want.size() > 320000);
+  // A large page [10000, 110000) and, 2,000 bytes on, a 30,000-byte page [112000, 142000) that
+  // runs past the cell [65536, 131072). An ahead budget too small for will_read to fetch the
+  // small page first. The first page's last cell stops at its end: taken along, the small
+  // page would be cut at 131072 and then fetched whole again when read (151,072 bytes).
+  const std::vector<ByteRange> units = {{10000, 100000}, {112000, 30000}};
+  auto f = RemoteFile::open(client(), url(), kObject, 16, RemoteFile::ReadAhead{65536, 32, 4096, 20000});
+  const auto bytes = [] { return stats()->http_bytes.load(); };
+  const uint64_t before = requests(), bytes_before = bytes();
+  f->will_read(units);
+  CHECK(read(*f, 10000, 100) == want.substr(10000, 100));
+  CHECK(await_requests(before, 2) == 2);
+  CHECK(read(*f, 10100, 99900) == want.substr(10100, 99900));
+  CHECK(read(*f, 112000, 30000) == want.substr(112000, 30000));
+  CHECK(requests() - before == 3);
+  CHECK(bytes() - bytes_before == 130000);
+}
+
 TEST_CASE("s3: the holes of one read between windows are fetched side by side, and the bytes are right",
           "[s3][remote]") {
   const std::string want = local_bytes();

@@ -460,8 +460,13 @@ uint64_t RemoteFile::share_cell_end(size_t i, uint64_t u_end, uint64_t cell_end,
     const ByteRange& next = units_[k].range;
     if (next.offset >= limit || next.offset > stop + read_ahead_.merge_gap || window_reaching_furthest(next.offset))
       break;
+    // A unit of at most one request that runs past the cell is fetched whole on its own (here
+    // ahead, or by read_hole): cut at the cell, its rest would be fetched again, whole, when
+    // a read reaches it. A larger one goes on in the grid's next cells.
+    const uint64_t next_end = std::min(next.end(), tail_start_);
+    if (next_end > limit && next_end - next.offset <= read_ahead_.bytes) break;
     if (next.offset > stop) unread += next.offset - stop;
-    stop = std::max(stop, std::min(next.end(), limit));
+    stop = std::max(stop, std::min(next_end, limit));
   }
   return stop;
 }
