@@ -38,21 +38,14 @@ double per_value_compressed_bytes(const format::FileReader& file, const std::vec
                                   uint64_t batch_rows) {
   if (file.num_rows() == 0) return 0;
   double bytes = 0;
-  for (size_t fi : fields) {
-    if (fi >= file.field_columns().size()) continue;
-    for (uint32_t c : file.field_columns()[fi]) {
-      if (c >= file.columns().size()) continue;
-      double column = 0;
-      for (const auto& page : file.columns()[c].pages) {
-        if (!page.layout || !page.layout->has_full_zip_layout() ||
-            page.layout->full_zip_layout().value_compression().compression_case() !=
-                encodings21::CompressiveEncoding::kGeneral)
-          continue;
-        for (const auto& b : page.buffers) column += static_cast<double>(b.length);
-      }
-      const double per_batch = column / static_cast<double>(file.num_rows()) * static_cast<double>(batch_rows);
-      if (per_batch >= 2.0 * static_cast<double>(encoding::kFanOutMinBytes)) bytes += column;
+  for (const format::ColumnInfo* col : file.columns_of(fields)) {
+    double column = 0;
+    for (const auto& page : col->pages) {
+      const auto* values = page.full_zip_values();
+      if (values && values->has_general()) column += static_cast<double>(page.bytes());
     }
+    const double per_batch = column / static_cast<double>(file.num_rows()) * static_cast<double>(batch_rows);
+    if (per_batch >= 2.0 * static_cast<double>(encoding::kFanOutMinBytes)) bytes += column;
   }
   return bytes;
 }

@@ -14,6 +14,26 @@ std::string FileVersion::to_string() const {
   return fmt::format("{}.{}", major, minor);
 }
 
+uint64_t PageInfo::bytes() const {
+  uint64_t n = 0;
+  for (const auto& b : buffers) n += b.length;
+  return n;
+}
+
+const ::lance::encodings21::CompressiveEncoding* PageInfo::full_zip_values() const {
+  return layout && layout->has_full_zip_layout() ? &layout->full_zip_layout().value_compression() : nullptr;
+}
+
+std::vector<const ColumnInfo*> FileReader::columns_of(const std::vector<size_t>& fields) const {
+  std::vector<const ColumnInfo*> out;
+  for (size_t fi : fields) {
+    if (fi >= field_columns_.size()) continue;
+    for (uint32_t c : field_columns_[fi])
+      if (c < columns_.size()) out.push_back(&columns_[c]);
+  }
+  return out;
+}
+
 uint64_t ColumnInfo::num_rows() const {
   uint64_t n = 0;
   for (const auto& p : pages) n += p.num_rows;

@@ -56,6 +56,11 @@ struct PageInfo {
   /// 2.1+ pages: the layout. 2.0 pages: `array_encoding`.
   std::shared_ptr<const ::lance::encodings21::PageLayout> layout;
   std::shared_ptr<const ::lance::encodings::ArrayEncoding> array_encoding;
+
+  /// The bytes of its buffers.
+  uint64_t bytes() const;
+  /// A full-zip page's value encoding (FullZipLayout.value_compression); null for any other page.
+  const ::lance::encodings21::CompressiveEncoding* full_zip_values() const;
 };
 
 /// One column: its pages in row order and column-level buffers.
@@ -102,6 +107,9 @@ class FileReader {
 
   /// The columns of each top-level field, in schema order (docs/format.md §3.4).
   const std::vector<std::vector<uint32_t>>& field_columns() const { return field_columns_; }
+  /// The columns of the top-level fields `fields`, field by field (indices out of range
+  /// skipped).
+  std::vector<const ColumnInfo*> columns_of(const std::vector<size_t>& fields) const;
 
   /// The v1 metadata (batches, page table, dictionaries) of a legacy v1 file, else null.
   const v1::FileMeta* v1() const { return v1_.get(); }

@@ -61,24 +61,19 @@ std::vector<io::ByteRange> scan_page_buffers(const format::FileReader& file, con
                                              uint64_t first_row, uint64_t last_row) {
   const bool by_rows = file.version().is_structural();
   std::vector<io::ByteRange> units;
-  for (size_t fi : fields) {
-    if (fi >= file.field_columns().size()) continue;
-    for (uint32_t c : file.field_columns()[fi]) {
-      if (c >= file.columns().size()) continue;
-      const auto& col = file.columns()[c];
-      for (const auto& page : col.pages) {
-        // The page holds rows [priority, priority + num_rows) of the file.
-        if (by_rows && (page.priority >= last_row || page.priority + page.num_rows <= first_row)) continue;
-        if (!by_rows) {
-          units.insert(units.end(), page.buffers.begin(), page.buffers.end());
-          continue;
-        }
-        // A page the rows cover in part: of its large buffers, the share of those rows.
-        for (const auto& b : page.buffers)
-          units.push_back(rows_part_of_buffer(b, page.priority, page.num_rows, first_row, last_row));
+  for (const format::ColumnInfo* col : file.columns_of(fields)) {
+    for (const auto& page : col->pages) {
+      // The page holds rows [priority, priority + num_rows) of the file.
+      if (by_rows && (page.priority >= last_row || page.priority + page.num_rows <= first_row)) continue;
+      if (!by_rows) {
+        units.insert(units.end(), page.buffers.begin(), page.buffers.end());
+        continue;
       }
-      units.insert(units.end(), col.buffers.begin(), col.buffers.end());
+      // A page the rows cover in part: of its large buffers, the share of those rows.
+      for (const auto& b : page.buffers)
+        units.push_back(rows_part_of_buffer(b, page.priority, page.num_rows, first_row, last_row));
     }
+    units.insert(units.end(), col->buffers.begin(), col->buffers.end());
   }
   return units;
 }

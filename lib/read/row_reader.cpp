@@ -30,18 +30,11 @@ bool plain_fixed_width(const encodings21::CompressiveEncoding& enc) {
 double decode_bytes_per_row(const format::FileReader& file, const std::vector<size_t>& fields) {
   if (!file.version().is_structural() || file.num_rows() == 0) return file.bytes_per_row();
   double bytes = 0;
-  for (size_t fi : fields) {
-    if (fi >= file.field_columns().size()) continue;
-    for (uint32_t c : file.field_columns()[fi]) {
-      if (c >= file.columns().size()) continue;
-      for (const auto& page : file.columns()[c].pages) {
-        if (page.layout && page.layout->has_full_zip_layout() &&
-            plain_fixed_width(page.layout->full_zip_layout().value_compression()))
-          continue;
-        for (const auto& b : page.buffers) bytes += static_cast<double>(b.length);
-      }
+  for (const format::ColumnInfo* col : file.columns_of(fields))
+    for (const auto& page : col->pages) {
+      const auto* values = page.full_zip_values();
+      if (!values || !plain_fixed_width(*values)) bytes += static_cast<double>(page.bytes());
     }
-  }
   return bytes / static_cast<double>(file.num_rows());
 }
 
