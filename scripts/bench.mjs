@@ -2,7 +2,7 @@
 // (@duckdb/node-api) on a zstd Parquet copy of the same rows, same run, interleaved
 // repetitions. Prints a markdown table of medians and ratios.
 //
-//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--take-reps 7] [--versions 2.1,2.2] [--only text,nested] [--arrow] [--cold] [--no-duckdb] [--one-shot]
+//   cd scripts && npm ci && node bench.mjs [--scale 1] [--reps 3] [--take-reps 7] [--versions 2.1,2.2] [--only text,nested] [--workloads take] [--arrow] [--cold] [--no-duckdb] [--one-shot]
 //                            timing table: Lance one-shot and warm, lance-cli, DuckDB one-shot (a fresh instance per
 //                            run); --cold evicts each reader's files from the page cache (posix_fadvise DONTNEED via
 //                            GNU dd) before each of its runs, measures the device's sequential read throughput once
@@ -61,6 +61,8 @@ for (const [name, n] of [['--reps', REPS], ['--take-reps', TAKE_REPS]])
   if (!Number.isInteger(n) || n < 1) { console.error(`bench.mjs: ${name} wants a whole number of runs, at least 1`); process.exit(2); }
 const VERSIONS = opt('versions', '2.1,2.2').split(',');
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',')) : null;
+// --workloads take,scan: only the timing table's workloads whose name contains one of these words.
+const WORKLOADS = opt('workloads', '') ? opt('workloads', '').split(',') : null;
 const ARROW_OUT = args.includes('--arrow');
 // --cold: every reader's files are evicted from the page cache before each of its runs.
 const COLD = args.includes('--cold');
@@ -212,7 +214,7 @@ function timingWorkloads(ds, dir, parquet, { scattered, contiguous }) {
     { name: 'take 2048 contiguous', ...take(contiguous) },
   ];
   if (ARROW_OUT) workloads.splice(1, 0, { name: 'full scan, -f arrow', lance: (t) => t.query().select(ds.cols), cli: ['scan', dir, '-f', 'arrow'], duck: `SELECT * FROM ${pq}` });
-  return workloads;
+  return WORKLOADS ? workloads.filter((w) => WORKLOADS.some((word) => w.name.includes(word))) : workloads;
 }
 
 /// One workload's repetitions, interleaved: Lance one-shot, Lance warm (plan and toArrow; not
@@ -248,7 +250,8 @@ async function timeWorkload(w, t, want) {
   const warm = !COLD && !ONE_SHOT;
   return { lance_fresh_ms: median(m.ft), lance_ms: warm ? median(m.lt) : NaN, lance_plan_ms: warm ? median(m.pt) : NaN,
     cli_ms: median(m.ct), cli_bytes: median(m.cb), cli_iops: median(m.ci), cli_warm_ms: COLD ? median(m.cw) : NaN, cli_rss_mib: Math.max(...m.rss) / 1024,
-    duck_ms: NO_DUCK ? NaN : median(m.dt), duck_query_ms: NO_DUCK ? NaN : median(m.dq) };
+    duck_ms: NO_DUCK ? NaN : median(m.dt), duck_query_ms: NO_DUCK ? NaN : median(m.dq),
+    runs: { lance_fresh_ms: m.ft.map((x) => +x.toFixed(1)), cli_ms: m.ct.map((x) => +x.toFixed(1)) } };
 }
 
 /// The rows each reader returns: a scan every row; a take of a list with duplicates (the

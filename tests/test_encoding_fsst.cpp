@@ -82,6 +82,12 @@ TEST_CASE("Fsst table: n=46 packs lengths at 8 + 8n = 376", "[encoding][fsst]") 
   REQUIRE(strings_of(out) == std::vector<std::string>{"user_7ERRORccc", "\xffx", ""});
   REQUIRE(describe(enc) == "Fsst(n_symbols=46) › Variable(offsets: Flat(32))");
 
+  // Some values of the chunk: only the wanted code streams are decoded, in the ranges' order.
+  const std::vector<lance::encoding::ValueRange> ranges = {{2, 3}, {0, 1}, {1, 2}, {0, 0}};
+  const auto some = lance::encoding::decode_miniblock_ranges(enc, std::span<const ByteView>(&view, 1), 3, ranges);
+  REQUIRE(some.has_value());
+  REQUIRE(strings_of(*some) == std::vector<std::string>{"", "user_7ERRORccc", "\xffx"});
+
   // Per-value (full-zip): the same code streams as a 64-bit variable block.
   const auto pv = decode_variable_per_value(enc, variable_block64({s1, s2}));
   REQUIRE(strings_of(pv) == std::vector<std::string>{"user_7ERRORccc", "\xffx"});

@@ -171,3 +171,47 @@ TEST_CASE("ByteStreamSplit: byte j of value i at j·n + i", "[encoding][bss]") {
   REQUIRE_CORRUPT(lance::encoding::byte_stream_unsplit(ByteView(split), 8, 6));
   REQUIRE(lance::encoding::byte_stream_unsplit(ByteView(), 8, 0).empty());
 }
+
+TEST_CASE("Variable chunk some values: only the wanted ranges in their order (32- and 64-bit offsets)",
+          "[encoding][variable]") {
+  using lance::encoding::ValueRange;
+  std::vector<std::string> strs;
+  for (int i = 0; i < 40; ++i) strs.push_back(i % 5 == 0 ? "" : "v" + std::to_string(i * i));
+  for (unsigned bits : {32u, 64u}) {
+    INFO("bits=" << bits);
+    Bytes chunk;
+    const uint64_t w = bits / 8;
+    uint64_t o = (strs.size() + 1) * w;
+    auto put_offset = [&](uint64_t v) {
+      if (bits == 32)
+        put<uint32_t>(chunk, static_cast<uint32_t>(v));
+      else
+        put<uint64_t>(chunk, v);
+    };
+    put_offset(o);
+    for (auto& s : strs) put_offset(o += s.size());
+    for (auto& s : strs) chunk.insert(chunk.end(), s.begin(), s.end());
+    const ByteView view(chunk);
+    const std::vector<ValueRange> ranges = {{3, 4}, {10, 13}, {0, 1}, {39, 40}, {11, 12}, {7, 7}};
+    const auto some = lance::encoding::decode_miniblock_ranges(variable(bits), {&view, 1}, strs.size(), ranges);
+    REQUIRE(some.has_value());
+    REQUIRE(some->bits_per_offset == bits);
+    std::vector<std::string> want;
+    for (const auto& r : ranges)
+      for (uint64_t i = r.begin; i < r.end; ++i) want.push_back(strs[i]);
+    REQUIRE(strings_of(*some) == want);
+    // Offsets of a wanted value outside the chunk or descending: corrupt.
+    Bytes bad = chunk;
+    if (bits == 32) {
+      const uint32_t past = static_cast<uint32_t>(chunk.size() + 1);
+      std::memcpy(bad.data() + 11 * 4, &past, 4);
+    } else {
+      const uint64_t past = chunk.size() + 1;
+      std::memcpy(bad.data() + 11 * 8, &past, 8);
+    }
+    const ByteView bad_view(bad);
+    REQUIRE_CORRUPT(lance::encoding::decode_miniblock_ranges(variable(bits), {&bad_view, 1}, strs.size(), ranges));
+    REQUIRE_CORRUPT(lance::encoding::decode_miniblock_ranges(variable(bits), {&view, 1}, strs.size(),
+                                                             std::vector<ValueRange>{{39, 41}}));
+  }
+}

@@ -1,6 +1,7 @@
 // Owned byte buffers and bounds-checked views over them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -72,6 +73,14 @@ template <typename T>
 inline void append_le(Bytes& out, T v) {
   const auto* p = reinterpret_cast<const uint8_t*>(&v);
   out.insert(out.end(), p, p + sizeof(T));
+}
+
+/// Room for `extra` more elements of `v`, growing geometrically (appends that come one
+/// after another, such as a column's pages, move the elements O(1) times each).
+template <typename V>
+void reserve_more(V& v, uint64_t extra) {
+  const uint64_t need = v.size() + extra;
+  if (need > v.capacity()) v.reserve(std::max<uint64_t>(need, v.capacity() * 2));
 }
 
 inline bool get_bit(const uint8_t* bits, uint64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }

@@ -30,10 +30,11 @@ struct ValueRange {
 };
 
 /// Mini-block context, some values: those of `ranges` (each within the chunk's `num_values`,
-/// in the order given, overlaps allowed) of one chunk, back to back in one fixed-width block.
-/// Only they are decoded: a take's row needs one value of a chunk, not its 1024. nullopt
-/// when the encoding has no such decoder (Flat of whole bytes and InlineBitpacking of one
-/// 1024-value block have one); decode_miniblock then decodes the chunk whole. Corrupt
+/// in the order given, overlaps allowed) of one chunk, back to back in one block of the
+/// chunk's kind (fixed-width, or variable with offsets from 0). Only they are decoded: a
+/// take's row needs one value of a chunk, not its 1024. nullopt when the encoding has no
+/// such decoder (Flat of whole bytes, InlineBitpacking of one 1024-value block, Variable
+/// and Fsst over Variable have one); decode_miniblock then decodes the chunk whole. Corrupt
 /// buffers and out-of-range ranges are corrupt-file errors, as for decode_miniblock.
 std::optional<DataBlock> decode_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
                                                  uint64_t num_values, std::span<const ValueRange> ranges);

@@ -139,6 +139,17 @@ DataBlock fsst_miniblock(const pb::CompressiveEncoding& enc, std::span<const Byt
   return fsst_decode_values(table, compressed);
 }
 
+std::optional<DataBlock> fsst_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                               uint64_t num_values, std::span<const ValueRange> ranges) {
+  const pb::Fsst& fsst = enc.fsst();
+  const FsstSymbolTable table = fsst_table(fsst);
+  std::optional<DataBlock> compressed = decode_miniblock_ranges(
+      require(fsst.has_values(), fsst.values(), "Fsst values encoding"), buffers, num_values, ranges);
+  if (!compressed) return std::nullopt;
+  check_corrupt(compressed->is_variable(), "Fsst values decoded to fixed-width data");
+  return fsst_decode_values(table, *compressed);
+}
+
 DataBlock fsst_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
   return fsst_decode_values(fsst_table(enc.fsst()), zipped);
 }

@@ -66,6 +66,10 @@ inline uint64_t fsst_max_decoded_bytes(uint64_t code_bytes) { return code_bytes 
 // Fsst's row of the encoding registry (registry.h): a symbol table in the encoding, the
 // compressed strings in its `values` encoding (Variable).
 DataBlock fsst_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers, uint64_t num_values);
+/// Some values of one chunk (decode_miniblock_ranges): only the wanted code streams are
+/// decoded; nullopt when the inner encoding cannot pick values out.
+std::optional<DataBlock> fsst_miniblock_ranges(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
+                                               uint64_t num_values, std::span<const ValueRange> ranges);
 DataBlock fsst_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
 std::string describe_fsst(const pb::CompressiveEncoding& enc);
 

@@ -197,20 +197,22 @@ GeneralScheme general_scheme(const pb::General& general) {
   }
 }
 
-/// Boundaries b_0 = 0 < b_1 < … < b_k = num_values of `block`'s values, in runs of about
-/// equal total size, each at least `min_bytes`, at most `max_runs` of them; empty when the
-/// block is too small for two runs.
-std::vector<uint64_t> split_by_weight(const DataBlock& block, uint64_t min_bytes, size_t max_runs) {
-  const uint64_t n = block.num_values;
-  const uint64_t total = n ? block.offset(n) - block.offset(0) : 0;
+/// Boundaries b_0 = 0 < b_1 < … < b_k = values.size() of `values`, in runs of about equal
+/// total size, each at least `min_bytes`, at most `max_runs` of them; empty when the values
+/// are too small for two runs.
+std::vector<uint64_t> split_by_weight(std::span<const ByteView> values, uint64_t min_bytes, size_t max_runs) {
+  uint64_t total = 0;
+  for (const ByteView& v : values) total += v.size();
   if (max_runs < 2 || total < 2 * min_bytes) return {};
   const uint64_t runs = std::min<uint64_t>(max_runs, total / min_bytes);
   const uint64_t target = (total + runs - 1) / runs;
   std::vector<uint64_t> bounds{0};
-  const uint64_t base = block.offset(0);
-  for (uint64_t i = 1; i < n; ++i)
-    if (block.offset(i) - base >= target * bounds.size()) bounds.push_back(i);
-  bounds.push_back(n);
+  uint64_t seen = 0;
+  for (uint64_t i = 1; i < values.size(); ++i) {
+    seen += values[i - 1].size();
+    if (seen >= target * bounds.size()) bounds.push_back(i);
+  }
+  bounds.push_back(values.size());
   return bounds;
 }
 
@@ -224,17 +226,14 @@ void push_offset(DataBlock& out, uint64_t o) {
   }
 }
 
-/// The decompressed size of every value of `zipped` (0 for an empty value, a null slot),
-/// from their length prefixes; nullopt when a value does not state it (a bare legacy zstd
-/// frame).
-std::optional<std::vector<uint64_t>> decompressed_sizes(GeneralScheme scheme, const DataBlock& zipped) {
-  ByteView bytes(zipped.data);
-  std::vector<uint64_t> sizes(zipped.num_values, 0);
+/// The decompressed size of every value (0 for an empty value, a null slot), from their
+/// length prefixes; nullopt when a value does not state it (a bare legacy zstd frame).
+std::optional<std::vector<uint64_t>> decompressed_sizes(GeneralScheme scheme, std::span<const ByteView> values) {
+  std::vector<uint64_t> sizes(values.size(), 0);
   uint64_t total = 0;
-  for (uint64_t i = 0; i < zipped.num_values; ++i) {
-    const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
-    if (end <= start) continue;  // an empty value (a null slot) stays empty
-    auto n = general_decompressed_size(scheme, bytes.slice(start, end - start));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].empty()) continue;  // an empty value (a null slot) stays empty
+    auto n = general_decompressed_size(scheme, values[i]);
     if (!n) return std::nullopt;
     sizes[i] = *n;
     total += *n;
@@ -243,45 +242,43 @@ std::optional<std::vector<uint64_t>> decompressed_sizes(GeneralScheme scheme, co
   return sizes;
 }
 
-/// Decompresses the values of `zipped`, of known `sizes`, straight into `out` (whose first
-/// offset is written): one buffer of the right size.
-void decompress_sized_values(GeneralScheme scheme, const DataBlock& zipped, const std::vector<uint64_t>& sizes,
-                             DataBlock& out) {
-  ByteView bytes(zipped.data);
+/// Decompresses `values`, of known `sizes`, straight onto the end of `out.data` (its last
+/// offset at `base`): the buffer grows once, to the right size.
+void decompress_sized_values(GeneralScheme scheme, std::span<const ByteView> values, const std::vector<uint64_t>& sizes,
+                             uint64_t base, DataBlock& out) {
   uint64_t total = 0;
   for (uint64_t s : sizes) total += s;
-  out.data.resize(total);
-  uint64_t at = 0;
-  for (uint64_t i = 0; i < zipped.num_values; ++i) push_offset(out, at += sizes[i]);
+  check_alloc(base + total, "General output");
+  reserve_more(out.data, total);
+  out.data.resize(base + total);
+  std::vector<uint64_t> starts(values.size());
+  uint64_t at = base;
+  for (size_t i = 0; i < values.size(); ++i) {
+    starts[i] = at;
+    push_offset(out, at += sizes[i]);
+  }
   auto decompress_values = [&](uint64_t lo, uint64_t hi) {
-    for (uint64_t i = lo; i < hi; ++i) {
-      const uint64_t start = zipped.offset(i), end = zipped.offset(i + 1);
-      if (end > start)
-        general_decompress_into(scheme, bytes.slice(start, end - start),
-                                std::span<uint8_t>(out.data.data() + out.offset(i), sizes[i]));
-    }
+    for (uint64_t i = lo; i < hi; ++i)
+      if (!values[i].empty())
+        general_decompress_into(scheme, values[i], std::span<uint8_t>(out.data.data() + starts[i], sizes[i]));
   };
   // Every value is its own frame with a known place in the output, so a large page
   // (of a scan, or of a take: read::DecodeMode) splits across the CPU pool
   // (common/cpu_pool.h) in runs of about equal compressed size.
   const std::vector<uint64_t> runs =
-      fan_out_allowed() ? split_by_weight(zipped, kFanOutMinBytes, 4 * cpu_pool_threads()) : std::vector<uint64_t>{};
+      fan_out_allowed() ? split_by_weight(values, kFanOutMinBytes, 4 * cpu_pool_threads()) : std::vector<uint64_t>{};
   if (runs.size() > 2) {
     parallel_for(runs.size() - 1, [&](size_t k) { decompress_values(runs[k], runs[k + 1]); });
   } else {
-    decompress_values(0, zipped.num_values);
+    decompress_values(0, values.size());
   }
 }
 
-/// Decompresses the values of `zipped` one after the other, appending each to `out` (whose
-/// first offset is written).
-void decompress_values_in_turn(GeneralScheme scheme, const DataBlock& zipped, DataBlock& out) {
-  ByteView bytes(zipped.data);
-  for (uint64_t i = 0; i < zipped.num_values; ++i) {
-    const uint64_t start = zipped.offset(i);
-    const uint64_t end = zipped.offset(i + 1);
-    if (end > start) {
-      const Bytes value = general_decompress(scheme, bytes.slice(start, end - start));
+/// Decompresses `values` one after the other, appending each to `out`.
+void decompress_values_in_turn(GeneralScheme scheme, std::span<const ByteView> values, DataBlock& out) {
+  for (const ByteView& v : values) {
+    if (!v.empty()) {
+      const Bytes value = general_decompress(scheme, v);
       check_alloc(out.data.size() + value.size(), "General output");
       out.data.insert(out.data.end(), value.begin(), value.end());
     }
@@ -311,20 +308,43 @@ DataBlock general_block(const pb::CompressiveEncoding& enc, ByteView buffer, uin
   return decode_block(inner, ByteView(plain), num_values);
 }
 
-DataBlock general_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+void general_variable_per_value_append(const pb::CompressiveEncoding& enc, std::span<const ByteView> values,
+                                       DataBlock& out) {
   const GeneralScheme scheme = general_scheme(enc.general());
-  DataBlock out;
-  out.num_values = zipped.num_values;
-  out.bits_per_offset = zipped.bits_per_offset;
-  out.offsets.reserve((zipped.num_values + 1) * (out.bits_per_offset / 8));
+  check_corrupt(out.children.empty() && (out.is_variable() || (out.num_values == 0 && out.data.empty())),
+                "General: variable-width values appended to a block of another kind");
+  if (out.bits_per_offset == 0) out.bits_per_offset = 64;
+  if (out.offsets.empty()) push_offset(out, 0);
+  const uint64_t base = out.offset(out.num_values);
+  check_corrupt(base == out.data.size(), "General: a block's last offset {} is not its {} bytes", base,
+                out.data.size());
+  reserve_more(out.offsets, values.size() * (out.bits_per_offset / 8));
   // Sizes first (from each value's length prefix), so the values decompress straight
-  // into one buffer of the right size.
-  const std::optional<std::vector<uint64_t>> sizes = decompressed_sizes(scheme, zipped);
-  push_offset(out, 0);
-  if (sizes)
-    decompress_sized_values(scheme, zipped, *sizes, out);
+  // into their places.
+  if (const auto sizes = decompressed_sizes(scheme, values))
+    decompress_sized_values(scheme, values, *sizes, base, out);
   else
-    decompress_values_in_turn(scheme, zipped, out);
+    decompress_values_in_turn(scheme, values, out);
+  out.num_values += values.size();
+}
+
+std::optional<uint64_t> general_variable_per_value_bytes(const pb::CompressiveEncoding& enc,
+                                                         std::span<const ByteView> values) {
+  const auto sizes = decompressed_sizes(general_scheme(enc.general()), values);
+  if (!sizes) return std::nullopt;
+  uint64_t total = 0;
+  for (uint64_t s : *sizes) total += s;
+  return total;
+}
+
+DataBlock general_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped) {
+  std::vector<ByteView> values(zipped.num_values);
+  const ByteView bytes(zipped.data);
+  for (uint64_t i = 0; i < zipped.num_values; ++i)
+    values[i] = bytes.slice(zipped.offset(i), zipped.offset(i + 1) - zipped.offset(i));
+  DataBlock out;
+  out.bits_per_offset = zipped.bits_per_offset;
+  general_variable_per_value_append(enc, values, out);
   return out;
 }
 

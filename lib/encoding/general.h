@@ -44,6 +44,19 @@ DataBlock general_miniblock(const pb::CompressiveEncoding& enc, std::span<const 
 DataBlock general_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
 /// Every value is its own frame; a large page splits across the CPU pool.
 DataBlock general_variable_per_value(const pb::CompressiveEncoding& enc, DataBlock zipped);
+/// Full-zip variable-width values (a FullZipLayout's per-value General compression, Lance's
+/// rust/lance-encoding/src/encodings/physical/general.rs), appended: `values` are the
+/// values' frames one by one (an empty view is an empty value, a null slot), decompressed
+/// straight onto the end of `out` (variable-width, 32- or 64-bit offsets; an empty block
+/// becomes one with 64-bit offsets), which grows once where every frame states its size.
+/// Throws corrupt on a bad frame or a size that disagrees, and when `out` is fixed-width.
+void general_variable_per_value_append(const pb::CompressiveEncoding& enc, std::span<const ByteView> values,
+                                       DataBlock& out);
+/// The bytes `values` decompress to (as general_variable_per_value_append takes them), from
+/// the sizes their frames state; nullopt when a frame states none (a bare legacy zstd frame).
+/// Throws corrupt as decompression would on a bad length prefix.
+std::optional<uint64_t> general_variable_per_value_bytes(const pb::CompressiveEncoding& enc,
+                                                         std::span<const ByteView> values);
 
 /// Compressed bytes below which per-value compressed values are not worth splitting across
 /// threads: a run of 256 KiB of zstd text is ~1-2 ms of work, a hand-off to the pool tens of

@@ -125,6 +125,56 @@ DataBlock variable_miniblock(const pb::CompressiveEncoding& enc, std::span<const
   return decode_variable_chunk(buffers[0], static_cast<unsigned>(bits), num_values);
 }
 
+std::optional<DataBlock> variable_miniblock_ranges(const pb::CompressiveEncoding& enc,
+                                                   std::span<const ByteView> buffers, uint64_t num_values,
+                                                   std::span<const ValueRange> ranges) {
+  const pb::Variable& v = enc.variable();
+  check_buffer_count(buffers, 1, "Variable");
+  reject_buffer_compression(v.has_values(), v.values(), "Variable");
+  const uint64_t bits = flat_bits(require(v.has_offsets(), v.offsets(), "Variable offsets encoding"),
+                                  "Variable offsets in a mini-block chunk");
+  check_offset_bits(bits, "Variable mini-block chunk");
+  const ByteView chunk = buffers[0];
+  const uint64_t width = bits / 8;
+  check_corrupt(num_values < chunk.size() / width, "Variable chunk: {} values need {} offsets, chunk has {} bytes",
+                num_values, num_values + 1, chunk.size());
+  const uint64_t table_end = (num_values + 1) * width;
+  // Only the wanted values' offsets are read and checked; each range's bytes are copied once.
+  DataBlock out;
+  out.bits_per_offset = static_cast<unsigned>(bits);
+  uint64_t count = 0, bytes = 0;
+  for (const ValueRange& r : ranges) {
+    count += r.end - r.begin;
+    const uint64_t lo = read_offset(chunk, static_cast<unsigned>(bits), r.begin);
+    const uint64_t hi = read_offset(chunk, static_cast<unsigned>(bits), r.end);
+    check_corrupt(table_end <= lo && lo <= hi && hi <= chunk.size(),
+                  "Variable chunk: values [{}, {}) at bytes [{}, {}) outside [{}, {}]", r.begin, r.end, lo, hi,
+                  table_end, chunk.size());
+    bytes += hi - lo;
+  }
+  out.num_values = count;
+  out.offsets.reserve((count + 1) * width);
+  out.data.reserve(bytes);
+  auto push = [&](uint64_t o) {
+    if (bits == 32)
+      append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
+    else
+      append_le<uint64_t>(out.offsets, o);
+  };
+  push(0);
+  for (const ValueRange& r : ranges) {
+    uint64_t prev = read_offset(chunk, static_cast<unsigned>(bits), r.begin);
+    for (uint64_t i = r.begin + 1; i <= r.end; ++i) {
+      const uint64_t o = read_offset(chunk, static_cast<unsigned>(bits), i);
+      check_corrupt(prev <= o, "Variable chunk: offset {} ({}) is below offset {} ({})", i, o, i - 1, prev);
+      out.data.insert(out.data.end(), chunk.data() + prev, chunk.data() + o);
+      push(out.data.size());
+      prev = o;
+    }
+  }
+  return out;
+}
+
 DataBlock variable_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values) {
   reject_buffer_compression(enc.variable().has_values(), enc.variable().values(), "Variable");
   return decode_variable_block(buffer, num_values);

@@ -35,6 +35,11 @@ void validate_variable_block(const DataBlock& block);
 // Variable's row of the encoding registry (registry.h).
 DataBlock variable_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
                              uint64_t num_values);
+/// Some values of one chunk (decode_miniblock_ranges): only their offsets are read and
+/// checked, their bytes copied; offsets as wide as the chunk's.
+std::optional<DataBlock> variable_miniblock_ranges(const pb::CompressiveEncoding& enc,
+                                                   std::span<const ByteView> buffers, uint64_t num_values,
+                                                   std::span<const ValueRange> ranges);
 /// The block form states its own offset width; the offsets child is not consulted.
 DataBlock variable_block(const pb::CompressiveEncoding& enc, ByteView buffer, uint64_t num_values);
 /// Full-zip variable-width values stored as they are: `zipped` itself.

@@ -140,10 +140,11 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
                        [&] { structural::append_leaves(out, std::move(decoded)); });
           decoded.clear();
         };
+        // Each page's parts, in page order.
+        std::vector<std::vector<Bytes>> page_parts(pending->pages.size());
         for (size_t i = 0; i < pending->pages.size(); ++i) {
-          const auto& p = pending->pages[i];
           const auto& slot = pending->slots[i];
-          std::vector<Bytes> mine;
+          std::vector<Bytes>& mine = page_parts[i];
           if (i == 0 && pending->shared_head) mine.push_back(shared_head_bytes(*pending));
           if (slot.num_parts) {
             auto& r = results.at(slot.request);
@@ -152,20 +153,39 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
                 std::make_move_iterator(r.begin() + static_cast<std::ptrdiff_t>(slot.first_part + slot.num_parts)));
           }
           if (i + 1 == pending->pages.size() && pending->keep_tail && !mine.empty()) *pending->keep_tail = mine.back();
-          // The decoder is found under this page's name; earlier pages join outside it.
-          structural::PageDecoder& dec =
-              with_context([&] { return fmt::format("page {}", p.page); },
-                           [&]() -> structural::PageDecoder& { return decoder_for(p.page); });
+        }
+        // The decoder is found under its page's name; earlier pages join outside it.
+        auto decoder = [&](size_t i) -> structural::PageDecoder& {
+          const size_t page = pending->pages[i].page;
+          return with_context([&] { return fmt::format("page {}", page); },
+                              [&]() -> structural::PageDecoder& { return decoder_for(page); });
+        };
+        // Room for the values of the pages that decode into `out` and know their size, once.
+        uint64_t reserve = 0;
+        for (size_t i = 0; i < pending->pages.size(); ++i) {
+          structural::PageDecoder& dec = decoder(i);
+          if (dec.decodes_in_place())
+            reserve += with_context([&] { return fmt::format("page {}", pending->pages[i].page); },
+                                    [&] { return dec.value_bytes_hint(pending->pages[i].local, page_parts[i]); });
+        }
+        for (size_t i = 0; i < pending->pages.size(); ++i) {
+          const auto& p = pending->pages[i];
+          structural::PageDecoder& dec = decoder(i);
           const bool in_place = dec.decodes_in_place();
           if (in_place && i > 0) join(pending->pages[i - 1].page);
+          if (in_place && reserve) {
+            check_alloc(reserve, "column values");
+            reserve_more(out.values.data, reserve);
+            reserve = 0;
+          }
           if (!in_place && decoded.empty()) first_decoded = p.page;
           with_context([&] { return fmt::format("page {}", p.page); },
                        [&] {
                          with_context(dec.layout_name(), [&] {
                            if (in_place)
-                             dec.decode_into(p.local, std::move(mine), out);
+                             dec.decode_into(p.local, std::move(page_parts[i]), out);
                            else
-                             decoded.push_back(dec.decode(p.local, std::move(mine)));
+                             decoded.push_back(dec.decode(p.local, std::move(page_parts[i])));
                          });
                        });
         }

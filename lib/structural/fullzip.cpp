@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "encoding/decompress.h"
+#include "encoding/general.h"
 #include "encoding/sizes.h"
 #include "structural/constant.h"
 
@@ -48,6 +49,8 @@ class FullZipDecoder final : public PageDecoder {
     }
     check_corrupt(layout.has_value_compression(), "full-zip page has no value compression");
     has_rep_index_ = variable_ || layout.bits_rep() > 0;
+    per_value_general_ =
+        variable_ && layout.value_compression().compression_case() == pb::CompressiveEncoding::kGeneral;
     check_corrupt(ctx.page->buffers.size() >= 1u + has_rep_index_, "full-zip page has {} buffers",
                   ctx.page->buffers.size());
   }
@@ -125,6 +128,42 @@ class FullZipDecoder final : public PageDecoder {
     return byte_ranges_;
   }
 
+  /// Per-value General (zstd, lz4) values of variable width are decompressed straight into
+  /// `out` when it has this page's shape: no gathered copy of the frames, no buffer of this
+  /// page's own to join to the column's earlier pages.
+  bool decodes_in_place() const override { return per_value_general_; }
+
+  void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) override {
+    const bool fresh = out.num_rows == 0 && out.num_levels() == 0;
+    const bool direct = per_value_general_ && !rows.empty() && !out.dictionary &&
+                        (fresh || (out.layers == layers_ && out.rep.empty() == (layout_.bits_rep() == 0) &&
+                                   out.def.empty() == (layout_.bits_def() == 0) && out.values.children.empty() &&
+                                   out.values.is_variable() && out.values.bits_per_offset == 64));
+    if (!direct) {
+      append_leaf(out, decode(rows, std::move(parts)));
+      return;
+    }
+    check_internal(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
+                   rows.size());
+    // A fresh `out` holds no levels nor values, but maybe room the caller reserved
+    // (value_bytes_hint).
+    if (fresh) out.layers = layers_;
+    std::vector<ByteView> values;
+    values.reserve(rows.size());
+    for (const auto& r : rows) out.num_rows += r.size();
+    walk(parts, rows, out, [&](ByteView v) { values.push_back(v); });
+    encoding::general_variable_per_value_append(layout_.value_compression(), values, out.values);
+  }
+
+  uint64_t value_bytes_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const override {
+    if (!per_value_general_ || parts.size() != rows.size()) return 0;
+    std::vector<ByteView> values;
+    values.reserve(rows.size());
+    LeafData levels;  // walked past, not kept
+    walk(parts, rows, levels, [&](ByteView v) { values.push_back(v); });
+    return encoding::general_variable_per_value_bytes(layout_.value_compression(), values).value_or(0);
+  }
+
   LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {
     LeafData out;
     out.layers = layers_;
@@ -163,9 +202,6 @@ class FullZipDecoder final : public PageDecoder {
   /// The values (and levels) of `num_rows` rows from their zipped bytes, `parts` one after
   /// another; part i holds the whole rows of `rows[i]`, and exactly those.
   void unzip(std::vector<Bytes>& parts, std::span<const RowRange> rows, uint64_t num_rows, LeafData& out) const {
-    const uint32_t bits_def = layout_.bits_def();
-    const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
-    const uint16_t top = static_cast<uint16_t>(max_rep_);
     const uint64_t value_bytes = variable_ ? 0 : layout_.bits_per_value() / 8;
     DataBlock zipped;
     zipped.bits_per_value = variable_ ? 0 : layout_.bits_per_value();
@@ -174,8 +210,7 @@ class FullZipDecoder final : public PageDecoder {
     size_t total = 0;
     for (const auto& p : parts) total += p.size();
 
-    const bool has_levels = cw_bytes_ > 0;
-    if (!has_levels && !variable_) {
+    if (cw_bytes_ == 0 && !variable_) {
       // No control words: the zipped bytes are the values, one after another. One part is
       // handed on as it is; several are joined once.
       check_corrupt(value_bytes > 0 && total == encoding::checked_mul(num_rows, value_bytes, "full-zip values"),
@@ -201,15 +236,36 @@ class FullZipDecoder final : public PageDecoder {
     const bool in_place = parts.size() == 1;
     if (!in_place) zipped.data.reserve(total);
     uint64_t written = 0;
-    auto put = [&](ByteView v) {
+    if (variable_ && max_rep_ == 0) zipped.offsets.reserve((num_rows + 1) * 8);
+    walk(parts, rows, out, [&](ByteView v) {
       if (in_place) {
         if (!v.empty()) std::memmove(parts[0].data() + written, v.data(), v.size());
       } else {
         zipped.data.insert(zipped.data.end(), v.data(), v.data() + v.size());
       }
       written += v.size();
-    };
-    if (variable_ && max_rep_ == 0) zipped.offsets.reserve((num_rows + 1) * 8);
+      if (variable_) append_le<uint64_t>(zipped.offsets, written);
+      ++zipped.num_values;
+    });
+    if (in_place) {
+      parts[0].resize(written);
+      zipped.data = std::move(parts[0]);
+    }
+    finish_values(std::move(zipped), out);
+  }
+
+  /// Walks the zipped bytes of `parts` (part i holds the whole rows of `rows[i]`, and exactly
+  /// those): control words go to `out.rep` / `out.def`, and every visible item to
+  /// `on_value(bytes)`: a fixed-width value's bytes, a variable-width value's bytes after its
+  /// length prefix, or nothing (an empty view) for a null item. `on_value` may write over
+  /// bytes of a part already walked, never past the view it is given.
+  template <typename OnValue>
+  void walk(const std::vector<Bytes>& parts, std::span<const RowRange> rows, LeafData& out, OnValue&& on_value) const {
+    const uint32_t bits_def = layout_.bits_def();
+    const uint16_t def_mask = static_cast<uint16_t>((1u << bits_def) - 1);
+    const uint16_t top = static_cast<uint16_t>(max_rep_);
+    const uint64_t value_bytes = variable_ ? 0 : layout_.bits_per_value() / 8;
+    const bool has_levels = cw_bytes_ > 0;
     for (size_t k = 0; k < parts.size(); ++k) {
       const ByteView bytes(parts[k]);
       uint64_t rows_seen = 0;
@@ -229,32 +285,23 @@ class FullZipDecoder final : public PageDecoder {
         }
         check_corrupt(max_rep_ == 0 || !part_start || rep == top, "full-zip data of a row range starts inside a row");
         if (max_rep_ == 0 || rep == top) ++rows_seen;
-        const bool visible = def <= max_visible_def_;
-        if (visible) {
-          if (!variable_) {
-            put(bytes.slice(pos, value_bytes));
-            pos += value_bytes;
-          } else {
-            if (def == 0) {
-              uint64_t len = layout_.bits_per_offset() == 32 ? bytes.read<uint32_t>(pos) : bytes.read<uint64_t>(pos);
-              pos += layout_.bits_per_offset() / 8;
-              put(bytes.slice(pos, len));
-              pos += len;
-            }
-            append_le<uint64_t>(zipped.offsets, written);
-          }
-          ++zipped.num_values;
+        if (def > max_visible_def_) continue;
+        if (!variable_) {
+          on_value(bytes.slice(pos, value_bytes));
+          pos += value_bytes;
+        } else if (def == 0) {
+          uint64_t len = layout_.bits_per_offset() == 32 ? bytes.read<uint32_t>(pos) : bytes.read<uint64_t>(pos);
+          pos += layout_.bits_per_offset() / 8;
+          on_value(bytes.slice(pos, len));
+          pos += len;
+        } else {
+          on_value(ByteView());
         }
       }
       check_corrupt(pos == bytes.size(), "full-zip data has {} trailing bytes", bytes.size() - pos);
       check_corrupt(rows_seen == rows[k].size(), "full-zip data of rows [{}, {}) holds {} rows", rows[k].begin,
                     rows[k].end, rows_seen);
     }
-    if (in_place) {
-      parts[0].resize(written);
-      zipped.data = std::move(parts[0]);
-    }
-    finish_values(std::move(zipped), out);
   }
 
   /// Decompresses the gathered values into `out.values` (zero-filled slots for a page
@@ -281,6 +328,7 @@ class FullZipDecoder final : public PageDecoder {
   uint32_t cw_bytes_ = 0;
   bool variable_ = false;
   bool has_rep_index_ = false;
+  bool per_value_general_ = false;          // variable-width values, each its own General frame
   std::vector<io::ByteRange> byte_ranges_;  // per row range, after load_metadata
   std::optional<Bytes> rep_index_;          // the whole index, when cached
 };

@@ -156,13 +156,6 @@ struct StartPos {
   uint64_t visible_before = 0;
 };
 
-/// Room for `extra` more elements, growing geometrically (pages append one after another).
-template <typename V>
-void reserve_more(V& v, uint64_t extra) {
-  const uint64_t need = v.size() + extra;
-  if (need > v.capacity()) v.reserve(std::max<uint64_t>(need, v.capacity() * 2));
-}
-
 uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAlignment * kMiniBlockAlignment; }
 
 class MiniBlockDecoder final : public PageDecoder {

@@ -85,6 +85,11 @@ class PageDecoder {
   }
   /// Whether `decode_into` writes into `out` itself (no LeafData of its own to append).
   virtual bool decodes_in_place() const { return false; }
+  /// The bytes of values `decode_into(rows, parts, ...)` will append to `out.values.data`,
+  /// when the layout knows them without decoding (sizes stated in the data), else 0: a
+  /// column of several such pages reserves its values' room once instead of growing (and
+  /// copying) page by page. `parts` as for decode_into.
+  virtual uint64_t value_bytes_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const { return 0; }
   /// Whether `data_ranges` gives the first and the last piece a read shares with the reads of
   /// the rows before and after it as ranges of their own (mini-block chunks: read_pieces in
   /// miniblock.cpp), so that read::ColumnReader may pass such a range's bytes from one read to
