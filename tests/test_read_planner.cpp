@@ -225,3 +225,23 @@ TEST_CASE("planner: batches sharing chunks decode what one read does, lists and 
     }
   }
 }
+
+TEST_CASE("column reader: a read over several pages reserves its values' room once", "[planner]") {
+  auto file = lance::format::FileReader::open(source_path("data/fixtures/multipage-v2.2.lance"));
+  REQUIRE(file->columns().at(0).pages.size() == 4);  // 'id', int64, mini-block pages of 600 rows
+  ColumnReader reader(file, 0, file->schema().fields.at(0).arrow->type, "id");
+  // Every page: the values' buffer is sized once (PageDecoder::size_hint), not grown page by
+  // page, which would leave it with room to spare (and have copied it on the way).
+  auto whole = reader.read(0, file->num_rows());
+  CHECK(whole.values.data.size() == file->num_rows() * 8);
+  CHECK(whole.values.data.capacity() == whole.values.data.size());
+  // A take across three pages.
+  const std::vector<RowRange> ranges = {{5, 6}, {700, 702}, {1900, 1903}};
+  auto some = reader.read_ranges(ranges);
+  CHECK(some.num_rows == 6);
+  CHECK(some.values.data.size() == 6 * 8);
+  CHECK(some.values.data.capacity() == some.values.data.size());
+  const std::vector<uint64_t> rows = {5, 700, 701, 1900, 1901, 1902};
+  for (size_t i = 0; i < rows.size(); ++i)
+    CHECK(std::memcmp(some.values.data.data() + i * 8, whole.values.data.data() + rows[i] * 8, 8) == 0);
+}

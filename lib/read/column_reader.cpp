@@ -118,6 +118,20 @@ std::unique_ptr<ColumnReader::Pending> ColumnReader::start(std::span<const RowRa
   return pending;
 }
 
+namespace {
+
+/// Reserves `room` in `out` (an estimate, so bounded like any decoded buffer).
+void reserve_room(LeafData& out, const structural::DecodeSizeHint& room) {
+  check_alloc(room.value_bytes, "column values");
+  check_alloc(room.rep_levels * sizeof(uint16_t), "repetition levels");
+  check_alloc(room.def_levels * sizeof(uint16_t), "definition levels");
+  if (room.value_bytes) reserve_more(out.values.data, room.value_bytes);
+  if (room.rep_levels) reserve_more(out.rep, room.rep_levels);
+  if (room.def_levels) reserve_more(out.def, room.def_levels);
+}
+
+}  // namespace
+
 LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
   return with_context(
       [&] { return context(); },
@@ -160,23 +174,22 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
           return with_context([&] { return fmt::format("page {}", page); },
                               [&]() -> structural::PageDecoder& { return decoder_for(page); });
         };
-        // Room for the values of the pages that decode into `out` and know their size, once.
-        uint64_t reserve = 0;
+        // Room for what the pages that decode into `out` append, once.
+        structural::DecodeSizeHint room;
         for (size_t i = 0; i < pending->pages.size(); ++i) {
           structural::PageDecoder& dec = decoder(i);
           if (dec.decodes_in_place())
-            reserve += with_context([&] { return fmt::format("page {}", pending->pages[i].page); },
-                                    [&] { return dec.value_bytes_hint(pending->pages[i].local, page_parts[i]); });
+            room += with_context([&] { return fmt::format("page {}", pending->pages[i].page); },
+                                 [&] { return dec.size_hint(pending->pages[i].local, page_parts[i]); });
         }
         for (size_t i = 0; i < pending->pages.size(); ++i) {
           const auto& p = pending->pages[i];
           structural::PageDecoder& dec = decoder(i);
           const bool in_place = dec.decodes_in_place();
           if (in_place && i > 0) join(pending->pages[i - 1].page);
-          if (in_place && reserve) {
-            check_alloc(reserve, "column values");
-            reserve_more(out.values.data, reserve);
-            reserve = 0;
+          if (in_place) {
+            reserve_room(out, room);
+            room = {};
           }
           if (!in_place && decoded.empty()) first_decoded = p.page;
           with_context([&] { return fmt::format("page {}", p.page); },

@@ -155,13 +155,14 @@ class FullZipDecoder final : public PageDecoder {
     encoding::general_variable_per_value_append(layout_.value_compression(), values, out.values);
   }
 
-  uint64_t value_bytes_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const override {
-    if (!per_value_general_ || parts.size() != rows.size()) return 0;
+  DecodeSizeHint size_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const override {
+    if (!per_value_general_ || parts.size() != rows.size()) return {};
     std::vector<ByteView> values;
     values.reserve(rows.size());
-    LeafData levels;  // walked past, not kept
+    LeafData levels;  // walked past and counted, not kept
     walk(parts, rows, levels, [&](ByteView v) { values.push_back(v); });
-    return encoding::general_variable_per_value_bytes(layout_.value_compression(), values).value_or(0);
+    return {encoding::general_variable_per_value_bytes(layout_.value_compression(), values).value_or(0),
+            levels.rep.size(), levels.def.size()};
   }
 
   LeafData decode(std::span<const RowRange> rows, std::vector<Bytes>&& parts) override {

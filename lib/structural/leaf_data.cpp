@@ -45,6 +45,18 @@ int max_visible_def(const std::vector<RepDefLayer>& layers) {
   return d;
 }
 
+void clear_keeping_room(LeafData& leaf) {
+  Bytes data = std::move(leaf.values.data);
+  std::vector<uint16_t> rep = std::move(leaf.rep), def = std::move(leaf.def);
+  data.clear();
+  rep.clear();
+  def.clear();
+  leaf = LeafData();
+  leaf.values.data = std::move(data);
+  leaf.rep = std::move(rep);
+  leaf.def = std::move(def);
+}
+
 void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uint64_t begin, uint64_t end) {
   check_corrupt(begin <= end && end <= src.num_values, "value range [{}, {}) outside a block of {}", begin, end,
                 src.num_values);

@@ -46,6 +46,10 @@ int max_visible_def(const std::vector<RepDefLayer>& layers);
 int def_levels_of(RepDefLayer layer);
 bool is_list_layer(RepDefLayer layer);
 
+/// Resets `leaf` to an empty LeafData, keeping the room its values' bytes and its levels
+/// have (reserved by a caller: PageDecoder::size_hint).
+void clear_keeping_room(LeafData& leaf);
+
 /// Appends values [begin, end) of `src` to `dst` (same kind/width; `dst` may be empty).
 void append_values(encoding::DataBlock& dst, const encoding::DataBlock& src, uint64_t begin, uint64_t end);
 

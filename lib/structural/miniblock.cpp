@@ -158,6 +158,17 @@ struct StartPos {
 
 uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAlignment * kMiniBlockAlignment; }
 
+/// Bytes of one value of a fixed-width type (fixed-size lists of such, at any depth), as a
+/// decoded block holds them; 0 for variable-width types and bit-packed booleans.
+uint64_t fixed_value_bytes(const DataType& type) {
+  if (type.id == TypeId::fixed_size_list) {
+    if (type.children.size() != 1 || !type.children[0] || !type.children[0]->type || type.list_size <= 0) return 0;
+    return static_cast<uint64_t>(type.list_size) * fixed_value_bytes(*type.children[0]->type);
+  }
+  const int bits = type.bit_width();
+  return bits > 0 && bits % 8 == 0 ? static_cast<uint64_t>(bits / 8) : 0;
+}
+
 class MiniBlockDecoder final : public PageDecoder {
  public:
   MiniBlockDecoder(const PageContext& ctx, const pb::MiniBlockLayout& layout) : ctx_(ctx), layout_(layout) {
@@ -229,6 +240,25 @@ class MiniBlockDecoder final : public PageDecoder {
 
   bool decodes_in_place() const override { return true; }
   bool edge_ranges_shared() const override { return true; }
+
+  /// A page without lists appends one level (when it has definition levels) and one value
+  /// per row; one with lists about the page's average items per row, and a level per item
+  /// or row (an estimate: the room is reserved, not touched, and a short one only means
+  /// growing as before). Values only when fixed-width and without a dictionary.
+  DecodeSizeHint size_hint(std::span<const RowRange> rows, const std::vector<Bytes>&) const override {
+    if (!initialized_ || ctx_.page->num_rows == 0) return {};
+    uint64_t wanted = 0;
+    for (const auto& r : rows) wanted += r.size();
+    uint64_t items = wanted;
+    if (max_rep_ > 0) {
+      const double per_row = static_cast<double>(layout_.num_items()) / static_cast<double>(ctx_.page->num_rows);
+      items = static_cast<uint64_t>(static_cast<double>(wanted) * per_row * 1.125);
+    }
+    const uint64_t width = ctx_.leaf_type && !dictionary_ ? fixed_value_bytes(*ctx_.leaf_type) : 0;
+    const uint64_t levels = max_rep_ > 0 ? items + wanted : wanted;
+    return {items * width, max_rep_ > 0 ? levels : 0, layout_.has_def_compression() ? levels : 0};
+  }
+
   void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) override {
     if (rows.empty()) {
       if (out.num_rows == 0 && out.num_levels() == 0) out.layers = layers_;
@@ -276,7 +306,7 @@ class MiniBlockDecoder final : public PageDecoder {
     LeafData& dst = direct ? out : own;
     if (direct && fresh) {
       const uint64_t rows_before = out.num_rows;
-      out = LeafData();
+      clear_keeping_room(out);
       out.num_rows = rows_before;
     }
     dst.layers = layers_;

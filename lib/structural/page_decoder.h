@@ -48,6 +48,20 @@ io::ByteRange likely_share(io::ByteRange buffer, uint64_t num_rows, RowRange spa
 std::vector<io::ByteRange> likely_share_of_rows(io::ByteRange buffer, uint64_t num_rows,
                                                 std::span<const RowRange> rows);
 
+/// What a decode will append to a LeafData (PageDecoder::size_hint): bytes of values, and
+/// repetition and definition levels. Exact or estimated; the room is reserved, not touched.
+struct DecodeSizeHint {
+  uint64_t value_bytes = 0;
+  uint64_t rep_levels = 0;
+  uint64_t def_levels = 0;
+  DecodeSizeHint& operator+=(const DecodeSizeHint& o) {
+    value_bytes += o.value_bytes;
+    rep_levels += o.rep_levels;
+    def_levels += o.def_levels;
+    return *this;
+  }
+};
+
 /// Decodes rows of one page. Not thread-safe.
 class PageDecoder {
  public:
@@ -85,11 +99,11 @@ class PageDecoder {
   }
   /// Whether `decode_into` writes into `out` itself (no LeafData of its own to append).
   virtual bool decodes_in_place() const { return false; }
-  /// The bytes of values `decode_into(rows, parts, ...)` will append to `out.values.data`,
-  /// when the layout knows them without decoding (sizes stated in the data), else 0: a
-  /// column of several such pages reserves its values' room once instead of growing (and
-  /// copying) page by page. `parts` as for decode_into.
-  virtual uint64_t value_bytes_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const { return 0; }
+  /// What `decode_into(rows, parts, ...)` will append to `out` (DecodeSizeHint), when the
+  /// layout knows or can estimate it without decoding, else zeros: a column of several such
+  /// pages reserves its room once instead of growing (and copying) page by page. `parts` as
+  /// for decode_into.
+  virtual DecodeSizeHint size_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const { return {}; }
   /// Whether `data_ranges` gives the first and the last piece a read shares with the reads of
   /// the rows before and after it as ranges of their own (mini-block chunks: read_pieces in
   /// miniblock.cpp), so that read::ColumnReader may pass such a range's bytes from one read to
