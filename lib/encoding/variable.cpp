@@ -152,14 +152,17 @@ std::optional<DataBlock> variable_miniblock_ranges(const pb::CompressiveEncoding
                   table_end, chunk.size());
     bytes += hi - lo;
   }
+  check_alloc(bytes, "Variable values");  // ranges may repeat values
   out.num_values = count;
   out.offsets.reserve((count + 1) * width);
   out.data.reserve(bytes);
   auto push = [&](uint64_t o) {
-    if (bits == 32)
+    if (bits == 32) {
+      check_corrupt(o <= UINT32_MAX, "Variable chunk: wanted values exceed 32-bit offsets");
       append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
-    else
+    } else {
       append_le<uint64_t>(out.offsets, o);
+    }
   };
   push(0);
   for (const ValueRange& r : ranges) {

@@ -180,7 +180,11 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
           structural::PageDecoder& dec = decoder(i);
           if (dec.decodes_in_place())
             room += with_context([&] { return fmt::format("page {}", pending->pages[i].page); },
-                                 [&] { return dec.size_hint(pending->pages[i].local, page_parts[i]); });
+                                 [&] {
+                                   return with_context(dec.layout_name(), [&] {
+                                     return dec.size_hint(pending->pages[i].local, page_parts[i]);
+                                   });
+                                 });
         }
         for (size_t i = 0; i < pending->pages.size(); ++i) {
           const auto& p = pending->pages[i];

@@ -146,7 +146,7 @@ class FullZipDecoder final : public PageDecoder {
     check_internal(parts.size() == rows.size(), "full-zip read returned {} parts for {} ranges", parts.size(),
                    rows.size());
     // A fresh `out` holds no levels nor values, but maybe room the caller reserved
-    // (value_bytes_hint).
+    // (size_hint).
     if (fresh) out.layers = layers_;
     std::vector<ByteView> values;
     values.reserve(rows.size());
@@ -155,6 +155,8 @@ class FullZipDecoder final : public PageDecoder {
     encoding::general_variable_per_value_append(layout_.value_compression(), values, out.values);
   }
 
+  /// Exact: the frames' stated sizes (bounded by their bytes: general_decompressed_size) and
+  /// the control words counted.
   DecodeSizeHint size_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const override {
     if (!per_value_general_ || parts.size() != rows.size()) return {};
     std::vector<ByteView> values;

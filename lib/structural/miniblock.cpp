@@ -163,7 +163,9 @@ uint64_t pad8(uint64_t x) { return (x + kMiniBlockAlignment - 1) / kMiniBlockAli
 uint64_t fixed_value_bytes(const DataType& type) {
   if (type.id == TypeId::fixed_size_list) {
     if (type.children.size() != 1 || !type.children[0] || !type.children[0]->type || type.list_size <= 0) return 0;
-    return static_cast<uint64_t>(type.list_size) * fixed_value_bytes(*type.children[0]->type);
+    const uint64_t item = fixed_value_bytes(*type.children[0]->type);
+    const uint64_t bytes = static_cast<uint64_t>(type.list_size) * item;  // at most 2^31 · 2^20
+    return bytes <= (uint64_t{1} << 20) ? bytes : 0;                      // past 1 MiB a value: no estimate
   }
   const int bits = type.bit_width();
   return bits > 0 && bits % 8 == 0 ? static_cast<uint64_t>(bits / 8) : 0;
@@ -244,19 +246,24 @@ class MiniBlockDecoder final : public PageDecoder {
   /// A page without lists appends one level (when it has definition levels) and one value
   /// per row; one with lists about the page's average items per row, and a level per item
   /// or row (an estimate: the room is reserved, not touched, and a short one only means
-  /// growing as before). Values only when fixed-width and without a dictionary.
-  DecodeSizeHint size_hint(std::span<const RowRange> rows, const std::vector<Bytes>&) const override {
+  /// growing as before). Values only when fixed-width and without a dictionary. Bounded by
+  /// the bytes read, whatever the page's metadata claims: at most 64 bytes of values and 8
+  /// items and levels per byte (bit-packed booleans), plus one per row.
+  DecodeSizeHint size_hint(std::span<const RowRange> rows, const std::vector<Bytes>& parts) const override {
     if (!initialized_ || ctx_.page->num_rows == 0) return {};
-    uint64_t wanted = 0;
+    uint64_t wanted = 0, read = 0;
     for (const auto& r : rows) wanted += r.size();
-    uint64_t items = wanted;
+    for (const auto& p : parts) read += p.size();
+    const double most_items = 8.0 * static_cast<double>(read) + static_cast<double>(wanted);
+    double items = static_cast<double>(wanted);
     if (max_rep_ > 0) {
       const double per_row = static_cast<double>(layout_.num_items()) / static_cast<double>(ctx_.page->num_rows);
-      items = static_cast<uint64_t>(static_cast<double>(wanted) * per_row * 1.125);
+      items = std::min(static_cast<double>(wanted) * per_row * 1.125, most_items);
     }
     const uint64_t width = ctx_.leaf_type && !dictionary_ ? fixed_value_bytes(*ctx_.leaf_type) : 0;
-    const uint64_t levels = max_rep_ > 0 ? items + wanted : wanted;
-    return {items * width, max_rep_ > 0 ? levels : 0, layout_.has_def_compression() ? levels : 0};
+    const double value_bytes = std::min(items * static_cast<double>(width), 64.0 * static_cast<double>(read));
+    const uint64_t levels = static_cast<uint64_t>(max_rep_ > 0 ? std::min(items + wanted, most_items) : wanted);
+    return {static_cast<uint64_t>(value_bytes), max_rep_ > 0 ? levels : 0, layout_.has_def_compression() ? levels : 0};
   }
 
   void decode_into(std::span<const RowRange> rows, std::vector<Bytes>&& parts, LeafData& out) override {
