@@ -174,9 +174,12 @@ LeafData ColumnReader::finish(std::unique_ptr<Pending> pending) {
           return with_context([&] { return fmt::format("page {}", page); },
                               [&]() -> structural::PageDecoder& { return decoder_for(page); });
         };
-        // Room for what the pages that decode into `out` append, once.
+        // Room for what the pages that decode into `out` append, once. One such page sizes
+        // its own appends (a scan's batch within a page): no hint needed.
         structural::DecodeSizeHint room;
-        for (size_t i = 0; i < pending->pages.size(); ++i) {
+        size_t in_place_pages = 0;
+        for (size_t i = 0; i < pending->pages.size(); ++i) in_place_pages += decoder(i).decodes_in_place();
+        for (size_t i = 0; i < pending->pages.size() && in_place_pages > 1; ++i) {
           structural::PageDecoder& dec = decoder(i);
           if (dec.decodes_in_place())
             room += with_context([&] { return fmt::format("page {}", pending->pages[i].page); },
