@@ -1,5 +1,7 @@
 #include "encoding/fsst.h"
 
+#include "encoding/variable.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -105,14 +107,7 @@ DataBlock fsst_decode_values(const FsstSymbolTable& table, const DataBlock& comp
   out.offsets.reserve((compressed.num_values + 1) * width);
   FsstValueDecoder decoder(table, out.data, compressed.data.size());
   ByteView bytes(compressed.data);
-  auto push_offset = [&](uint64_t o) {
-    if (width == 4) {
-      check_corrupt(o <= UINT32_MAX, "Fsst: decompressed strings exceed 32-bit offsets");
-      append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
-    } else {
-      append_le<uint64_t>(out.offsets, o);
-    }
-  };
+  auto push_offset = [&](uint64_t o) { push_variable_offset(out, o, "Fsst"); };
   push_offset(0);
   for (uint64_t i = 0; i < compressed.num_values; ++i) {
     const uint64_t start = compressed.offset(i);

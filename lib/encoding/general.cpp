@@ -11,6 +11,7 @@
 
 #include "common/cpu_pool.h"
 #include "encoding/sizes.h"
+#include "encoding/variable.h"
 
 namespace lance::encoding {
 namespace {
@@ -217,14 +218,7 @@ std::vector<uint64_t> split_by_weight(std::span<const ByteView> values, uint64_t
 }
 
 /// Appends offset `o` to `out`'s offsets, `out.bits_per_offset` (32 or 64) wide.
-void push_offset(DataBlock& out, uint64_t o) {
-  if (out.bits_per_offset == 32) {
-    check_corrupt(o <= UINT32_MAX, "General: decompressed values exceed 32-bit offsets");
-    append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
-  } else {
-    append_le<uint64_t>(out.offsets, o);
-  }
-}
+void push_offset(DataBlock& out, uint64_t o) { push_variable_offset(out, o, "General"); }
 
 /// The decompressed size of every value (0 for an empty value, a null slot), from their
 /// length prefixes; nullopt when a value does not state it (a bare legacy zstd frame).

@@ -54,6 +54,27 @@ DataBlock make_variable_block(ByteView offsets, unsigned offset_bits, uint64_t n
   return block;
 }
 
+void push_variable_offset(DataBlock& block, uint64_t o, const char* what) {
+  if (block.bits_per_offset == 32) {
+    check_corrupt(o <= UINT32_MAX, "{}: values exceed 32-bit offsets", what);
+    append_le<uint32_t>(block.offsets, static_cast<uint32_t>(o));
+  } else {
+    append_le<uint64_t>(block.offsets, o);
+  }
+}
+
+/// The offset width of a Variable mini-block chunk's encoding (32 or 64), after checking
+/// that it has one uncompressed buffer.
+unsigned variable_chunk_offset_bits(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers) {
+  const pb::Variable& v = enc.variable();
+  check_buffer_count(buffers, 1, "Variable");
+  reject_buffer_compression(v.has_values(), v.values(), "Variable");
+  const uint64_t bits = flat_bits(require(v.has_offsets(), v.offsets(), "Variable offsets encoding"),
+                                  "Variable offsets in a mini-block chunk");
+  check_offset_bits(bits, "Variable");
+  return static_cast<unsigned>(bits);
+}
+
 DataBlock decode_variable_chunk(ByteView chunk, unsigned offset_bits, uint64_t num_values) {
   check_offset_bits(offset_bits, "Variable mini-block chunk");
   const uint64_t width = offset_bits / 8;
@@ -116,24 +137,13 @@ void validate_variable_block(const DataBlock& block) {
 
 DataBlock variable_miniblock(const pb::CompressiveEncoding& enc, std::span<const ByteView> buffers,
                              uint64_t num_values) {
-  const pb::Variable& v = enc.variable();
-  check_buffer_count(buffers, 1, "Variable");
-  reject_buffer_compression(v.has_values(), v.values(), "Variable");
-  const uint64_t bits = flat_bits(require(v.has_offsets(), v.offsets(), "Variable offsets encoding"),
-                                  "Variable offsets in a mini-block chunk");
-  if (bits != 32 && bits != 64) throw_unsupported("Variable with {}-bit offsets is not supported", bits);
-  return decode_variable_chunk(buffers[0], static_cast<unsigned>(bits), num_values);
+  return decode_variable_chunk(buffers[0], variable_chunk_offset_bits(enc, buffers), num_values);
 }
 
 std::optional<DataBlock> variable_miniblock_ranges(const pb::CompressiveEncoding& enc,
                                                    std::span<const ByteView> buffers, uint64_t num_values,
                                                    std::span<const ValueRange> ranges) {
-  const pb::Variable& v = enc.variable();
-  check_buffer_count(buffers, 1, "Variable");
-  reject_buffer_compression(v.has_values(), v.values(), "Variable");
-  const uint64_t bits = flat_bits(require(v.has_offsets(), v.offsets(), "Variable offsets encoding"),
-                                  "Variable offsets in a mini-block chunk");
-  check_offset_bits(bits, "Variable mini-block chunk");
+  const unsigned bits = variable_chunk_offset_bits(enc, buffers);
   const ByteView chunk = buffers[0];
   const uint64_t width = bits / 8;
   check_corrupt(num_values < chunk.size() / width, "Variable chunk: {} values need {} offsets, chunk has {} bytes",
@@ -141,12 +151,12 @@ std::optional<DataBlock> variable_miniblock_ranges(const pb::CompressiveEncoding
   const uint64_t table_end = (num_values + 1) * width;
   // Only the wanted values' offsets are read and checked; each range's bytes are copied once.
   DataBlock out;
-  out.bits_per_offset = static_cast<unsigned>(bits);
+  out.bits_per_offset = bits;
   uint64_t count = 0, bytes = 0;
   for (const ValueRange& r : ranges) {
     count += r.end - r.begin;
-    const uint64_t lo = read_offset(chunk, static_cast<unsigned>(bits), r.begin);
-    const uint64_t hi = read_offset(chunk, static_cast<unsigned>(bits), r.end);
+    const uint64_t lo = read_offset(chunk, bits, r.begin);
+    const uint64_t hi = read_offset(chunk, bits, r.end);
     check_corrupt(table_end <= lo && lo <= hi && hi <= chunk.size(),
                   "Variable chunk: values [{}, {}) at bytes [{}, {}) outside [{}, {}]", r.begin, r.end, lo, hi,
                   table_end, chunk.size());
@@ -156,19 +166,12 @@ std::optional<DataBlock> variable_miniblock_ranges(const pb::CompressiveEncoding
   out.num_values = count;
   out.offsets.reserve((count + 1) * width);
   out.data.reserve(bytes);
-  auto push = [&](uint64_t o) {
-    if (bits == 32) {
-      check_corrupt(o <= UINT32_MAX, "Variable chunk: wanted values exceed 32-bit offsets");
-      append_le<uint32_t>(out.offsets, static_cast<uint32_t>(o));
-    } else {
-      append_le<uint64_t>(out.offsets, o);
-    }
-  };
+  auto push = [&](uint64_t o) { push_variable_offset(out, o, "Variable chunk"); };
   push(0);
   for (const ValueRange& r : ranges) {
-    uint64_t prev = read_offset(chunk, static_cast<unsigned>(bits), r.begin);
+    uint64_t prev = read_offset(chunk, bits, r.begin);
     for (uint64_t i = r.begin + 1; i <= r.end; ++i) {
-      const uint64_t o = read_offset(chunk, static_cast<unsigned>(bits), i);
+      const uint64_t o = read_offset(chunk, bits, i);
       check_corrupt(prev <= o, "Variable chunk: offset {} ({}) is below offset {} ({})", i, o, i - 1, prev);
       out.data.insert(out.data.end(), chunk.data() + prev, chunk.data() + o);
       push(out.data.size());

@@ -28,6 +28,10 @@ DataBlock decode_variable_block(ByteView buffer, uint64_t num_values);
 DataBlock make_variable_block(ByteView offsets, unsigned offset_bits, uint64_t num_values, ByteView bytes,
                               uint64_t base);
 
+/// Appends offset `o` to `block.offsets`, `block.bits_per_offset` (32 or 64) wide; a corrupt
+/// error naming `what` when it does not fit 32 bits.
+void push_variable_offset(DataBlock& block, uint64_t o, const char* what);
+
 /// Checks a variable block handed in by a caller: offset width 32/64, n+1 offsets present,
 /// ascending and inside `data`. Throws corrupt otherwise.
 void validate_variable_block(const DataBlock& block);
